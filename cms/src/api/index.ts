@@ -1,0 +1,47 @@
+import express, { Router } from 'express'
+import type { ErrorRequestHandler } from 'express'
+import type { Payload } from 'payload'
+
+import type { Logger } from '../server/logger'
+import { contentRouter } from './content'
+import { productsRouter } from './products'
+
+/**
+ * The spec's /api. Body parsers live here only: mounted globally they would consume the
+ * bodies Payload's own routes under /cms need.
+ */
+export function apiRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
+  const router = Router()
+  router.use(express.json({ limit: '64kb' }))
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store')
+    next()
+  })
+
+  router.use('/products', productsRouter({ payload }))
+  router.use(contentRouter({ payload }))
+
+  router.use((_req, res) => {
+    res.status(404).json({ error: 'Not found.' })
+  })
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500
+    if (status >= 400 && status < 500) {
+      const message =
+        err.type === 'entity.parse.failed'
+          ? 'Request body is not valid JSON.'
+          : err.type === 'entity.too.large'
+            ? 'Request body is too large.'
+            : err.expose && err.message
+              ? String(err.message)
+              : 'Bad request.'
+      res.status(status).json({ error: message })
+      return
+    }
+    logger.error({ err, path: req.path }, 'api request failed')
+    res.status(500).json({ error: 'Internal server error.' })
+  }
+  router.use(onError)
+  return router
+}

@@ -1,0 +1,23 @@
+import type { CollectionConfig } from 'payload'
+
+import { isAdmin } from '../../access/isAdmin'
+import { slugs } from '../slugs'
+
+/**
+ * A buyer's right to download a purchased file. Only the SHA-256 of the token is stored, so a
+ * copy of the database does not hand out links; uses are consumed with one atomic update.
+ */
+export const DownloadTokens: CollectionConfig = {
+  slug: slugs.downloadTokens,
+  admin: { group: 'Shop', defaultColumns: ['order', 'uses', 'maxUses', 'expiresAt'] },
+  access: { read: isAdmin, create: () => false, update: isAdmin, delete: () => false },
+  fields: [
+    { name: 'tokenHash', type: 'text', required: true, unique: true, admin: { readOnly: true } },
+    { name: 'order', type: 'relationship', relationTo: slugs.orders, required: true, index: true },
+    { name: 'product', type: 'relationship', relationTo: slugs.products, required: true },
+    { name: 'expiresAt', type: 'date', required: true },
+    { name: 'maxUses', type: 'number', required: true, min: 1 },
+    { name: 'uses', type: 'number', required: true, defaultValue: 0, min: 0 },
+  ],
+  timestamps: true,
+}

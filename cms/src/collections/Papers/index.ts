@@ -1,0 +1,32 @@
+import type { CollectionConfig, Field } from 'payload'
+
+import { anyone } from '../../access/anyone'
+import { isStaff } from '../../access/isStaff'
+import { slugs } from '../slugs'
+
+const languageVersion = (name: 'en' | 'it', label: string): Field => ({
+  name,
+  type: 'group',
+  label,
+  admin: { description: "Upload the file or give a link; '#' or empty means not yet available." },
+  fields: [
+    { name: 'file', type: 'upload', relationTo: slugs.documents },
+    { name: 'link', type: 'text', defaultValue: '#' },
+    { name: 'certificateLink', type: 'text', defaultValue: '#' },
+  ],
+})
+
+/** The white papers on /papers, each in English and Italian with a timestamp certificate. */
+export const Papers: CollectionConfig = {
+  slug: slugs.papers,
+  admin: { group: 'Content', useAsTitle: 'title', defaultColumns: ['title', 'order'] },
+  defaultSort: 'order',
+  access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
+  fields: [
+    { name: 'title', type: 'text', required: true },
+    { name: 'description', type: 'textarea', required: true },
+    { name: 'order', type: 'number', required: true, defaultValue: 0, index: true },
+    languageVersion('en', 'English'),
+    languageVersion('it', 'Italian'),
+  ],
+}

@@ -1,0 +1,33 @@
+import type { CollectionConfig } from 'payload'
+
+import { isAdmin } from '../../access/isAdmin'
+import { slugs } from '../slugs'
+
+/**
+ * Every payment seen on the chain to an order's address, one per outpoint (txid:vout).
+ * The unique outpoint makes recording idempotent: a worker that crashes and sees the same
+ * transaction again cannot count it twice. Payments are never deleted.
+ */
+export const Payments: CollectionConfig = {
+  slug: slugs.payments,
+  admin: { group: 'Shop', defaultColumns: ['outpoint', 'order', 'satoshis', 'confirmedAt', 'late'] },
+  access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },
+  fields: [
+    { name: 'outpoint', type: 'text', required: true, unique: true },
+    { name: 'order', type: 'relationship', relationTo: slugs.orders, required: true, index: true },
+    { name: 'txid', type: 'text', required: true, index: true },
+    { name: 'vout', type: 'number', required: true, min: 0 },
+    { name: 'satoshis', type: 'number', required: true, min: 0 },
+    { name: 'address', type: 'text', required: true },
+    { name: 'seenAt', type: 'date', required: true },
+    { name: 'confirmedAt', type: 'date' },
+    { name: 'blockHeight', type: 'number' },
+    {
+      name: 'late',
+      type: 'checkbox',
+      defaultValue: false,
+      admin: { description: 'Arrived after the order expired.' },
+    },
+  ],
+  timestamps: true,
+}

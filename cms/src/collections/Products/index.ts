@@ -1,0 +1,68 @@
+import type { CollectionConfig } from 'payload'
+
+import { isAdmin } from '../../access/isAdmin'
+import { slugs } from '../slugs'
+import { normalizeLegacyType } from './hooks/normalizeLegacyType'
+
+export const PRODUCT_TYPES = ['DIGITAL', 'PHYSICAL'] as const
+export type ProductType = (typeof PRODUCT_TYPES)[number]
+
+/**
+ * The books for sale (admin view of the spec's Product). The public API maps a DIGITAL book to
+ * the spec's public type PDF. Products are never deleted: deletedAt marks a soft delete.
+ */
+export const Products: CollectionConfig = {
+  slug: slugs.products,
+  admin: {
+    group: 'Shop',
+    useAsTitle: 'name',
+    defaultColumns: ['name', 'type', 'priceEUR', 'currentStock', 'isAvailable', 'deletedAt'],
+  },
+  access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: isAdmin },
+  hooks: {
+    beforeValidate: [normalizeLegacyType],
+    afterRead: [normalizeLegacyType],
+  },
+  fields: [
+    { name: 'name', type: 'text', required: true, maxLength: 200 },
+    {
+      name: 'type',
+      type: 'select',
+      required: true,
+      defaultValue: 'DIGITAL',
+      options: [
+        { label: 'Digital', value: 'DIGITAL' },
+        { label: 'Physical', value: 'PHYSICAL' },
+      ],
+    },
+    { name: 'priceEUR', type: 'number', required: true, min: 0, admin: { step: 0.01 } },
+    { name: 'totalStock', type: 'number', required: true, min: 0, defaultValue: 0 },
+    {
+      name: 'currentStock',
+      type: 'number',
+      required: true,
+      min: 0,
+      defaultValue: 0,
+      admin: { description: 'Copies available for sale now; checkout reserves one atomically.' },
+    },
+    { name: 'shortDescription', type: 'textarea', maxLength: 2000 },
+    { name: 'isAvailable', type: 'checkbox', defaultValue: true },
+    { name: 'coverImage', type: 'upload', relationTo: slugs.media },
+    {
+      name: 'digitalFile',
+      type: 'upload',
+      relationTo: slugs.digitalFiles,
+      admin: {
+        condition: (data) => data?.type !== 'PHYSICAL',
+        description: 'The PDF or EPUB buyers download. Never served publicly.',
+      },
+    },
+    {
+      name: 'deletedAt',
+      type: 'date',
+      index: true,
+      admin: { position: 'sidebar', description: 'Set when the product is soft-deleted.' },
+    },
+  ],
+  timestamps: true,
+}

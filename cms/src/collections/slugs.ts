@@ -1,0 +1,22 @@
+/** Every collection and global slug, in one place. */
+export const slugs = {
+  staff: 'staff',
+  products: 'products',
+  orders: 'orders',
+  downloadTokens: 'download-tokens',
+  media: 'media',
+  digitalFiles: 'digital-files',
+  documents: 'documents',
+  papers: 'papers',
+  timeline: 'timeline',
+  counters: 'counters',
+  payments: 'payments',
+} as const
+
+export const globalSlugs = {
+  legal: 'legal',
+  faqs: 'landing-faqs',
+  proofsTools: 'proofs-tools',
+  wallets: 'recommended-wallets',
+  papersPage: 'papers-page',
+} as const

@@ -1,0 +1,182 @@
+import { z } from 'zod'
+
+import { fromRoot } from './paths'
+
+/**
+ * Every setting of the shop, validated once. `.env.example` documents each one.
+ * Test mode is everything that is not NODE_ENV=production: embedded SQLite, generated secret,
+ * published test xpub, chain simulator, fixed rate, seeded demo data.
+ */
+
+// BIP32 test vector 1, master public key: a published key, so test-mode addresses are reproducible.
+export const TEST_XPUB =
+  'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8'
+
+const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback)
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: intFrom(3000, 1),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URI: z.string().default('file:./data/shop.db'),
+  PAYLOAD_SECRET: optionalText,
+  DATA_DIR: z.string().default('data'),
+  MEDIA_DIR: optionalText,
+  FILES_DIR: optionalText,
+  DOCUMENTS_DIR: optionalText,
+
+  BSV_NETWORK: z.enum(['main', 'test']).default('main'),
+  BSV_XPUB: optionalText,
+  CHAIN_SOURCE: z.enum(['simulator', 'whatsonchain']).optional(),
+  WOC_API_URL: optionalText,
+  WOC_API_KEY: optionalText,
+  SIMULATOR_PORT: intFrom(3100, 1),
+  EXPLORER_TX_URL: z.string().default('https://whatsonchain.com/tx/'),
+
+  RATE_SOURCE: z.enum(['fixed', 'live']).optional(),
+  FIXED_RATE_EUR: z.coerce.number().positive().default(40),
+  COINGECKO_URL: z.string().default('https://api.coingecko.com/api/v3'),
+  COINPAPRIKA_URL: z.string().default('https://api.coinpaprika.com/v1'),
+  RATE_CACHE_SECONDS: intFrom(60, 1),
+
+  CONFIRMATIONS_REQUIRED: intFrom(1, 0),
+  ORDER_EXPIRY_MINUTES: intFrom(20, 1),
+  MONITORING_WINDOW_HOURS: intFrom(24, 0),
+  DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
+  DOWNLOAD_MAX_USES: intFrom(5, 1),
+
+  SMTP_HOST: optionalText,
+  SMTP_PORT: intFrom(587, 1),
+  SMTP_USER: optionalText,
+  SMTP_PASS: optionalText,
+  SMTP_FROM: z.string().default('Book Shop <shop@localhost>'),
+
+  DEMO_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  DEMO_ADMIN_PASSWORD: optionalText,
+  SEED: z.enum(['auto', 'never']).default('auto'),
+})
+
+export type Env = {
+  nodeEnv: 'development' | 'production' | 'test'
+  isProduction: boolean
+  port: number
+  host: string
+  publicUrl: string
+  logLevel: z.infer<typeof schema>['LOG_LEVEL']
+  databaseUri: string
+  databaseEngine: 'sqlite' | 'mongodb'
+  payloadSecret: string | undefined
+  dataDir: string
+  mediaDir: string
+  filesDir: string
+  documentsDir: string
+  bsvNetwork: 'main' | 'test'
+  bsvXpub: string
+  chainSource: 'simulator' | 'whatsonchain'
+  wocApiUrl: string
+  wocApiKey: string | undefined
+  simulatorPort: number
+  explorerTxUrl: string
+  rateSource: 'fixed' | 'live'
+  fixedRateEUR: number
+  coingeckoUrl: string
+  coinpaprikaUrl: string
+  rateCacheSeconds: number
+  confirmationsRequired: number
+  orderExpiryMinutes: number
+  monitoringWindowHours: number
+  downloadTokenTtlHours: number
+  downloadMaxUses: number
+  smtp: { host: string | undefined; port: number; user: string | undefined; pass: string | undefined; from: string }
+  demoAdmin: { email: string; password: string | undefined }
+  seed: 'auto' | 'never'
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'EnvError'
+  }
+}
+
+function resolveDatabaseUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri
+  const file = uri.slice('file:'.length)
+  return `file:${fromRoot(file)}`
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source)
+  if (!parsed.success) {
+    throw new EnvError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`),
+    )
+  }
+  const e = parsed.data
+  const isProduction = e.NODE_ENV === 'production'
+  // `next build` runs with NODE_ENV=production but needs no secrets: it only compiles.
+  const isBuild = source.NEXT_PHASE === 'phase-production-build'
+
+  const problems: string[] = []
+  if (isProduction && !isBuild) {
+    if (!e.PAYLOAD_SECRET) problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
+    else if (e.PAYLOAD_SECRET.length < 32) problems.push('PAYLOAD_SECRET must be at least 32 characters.')
+    if (!e.BSV_XPUB) problems.push("BSV_XPUB is required in production (the owner's extended public key).")
+    else if (e.BSV_XPUB === TEST_XPUB) problems.push('BSV_XPUB must not be the published test key in production.')
+    if (e.CHAIN_SOURCE !== 'whatsonchain') {
+      problems.push('CHAIN_SOURCE=whatsonchain is required in production (the simulator is for test mode).')
+    }
+    if (e.RATE_SOURCE === 'fixed') problems.push('RATE_SOURCE=fixed is not allowed in production.')
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
+  }
+  if (problems.length > 0) throw new EnvError(problems)
+
+  const engine = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI) ? 'mongodb' : 'sqlite'
+  if (engine === 'sqlite' && !e.DATABASE_URI.startsWith('file:')) {
+    throw new EnvError(['DATABASE_URI must be a mongodb:// URI or a file: path for SQLite.'])
+  }
+  const dataDir = fromRoot(e.DATA_DIR)
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    databaseUri: resolveDatabaseUri(e.DATABASE_URI),
+    databaseEngine: engine,
+    payloadSecret: e.PAYLOAD_SECRET,
+    dataDir,
+    mediaDir: e.MEDIA_DIR ? fromRoot(e.MEDIA_DIR) : `${dataDir}/media`,
+    filesDir: e.FILES_DIR ? fromRoot(e.FILES_DIR) : `${dataDir}/files`,
+    documentsDir: e.DOCUMENTS_DIR ? fromRoot(e.DOCUMENTS_DIR) : `${dataDir}/documents`,
+    bsvNetwork: e.BSV_NETWORK,
+    bsvXpub: e.BSV_XPUB ?? TEST_XPUB,
+    chainSource: e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator'),
+    wocApiUrl: (e.WOC_API_URL ?? `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`).replace(/\/$/, ''),
+    wocApiKey: e.WOC_API_KEY,
+    simulatorPort: e.SIMULATOR_PORT,
+    explorerTxUrl: e.EXPLORER_TX_URL,
+    rateSource: e.RATE_SOURCE ?? (isProduction ? 'live' : 'fixed'),
+    fixedRateEUR: e.FIXED_RATE_EUR,
+    coingeckoUrl: e.COINGECKO_URL.replace(/\/$/, ''),
+    coinpaprikaUrl: e.COINPAPRIKA_URL.replace(/\/$/, ''),
+    rateCacheSeconds: e.RATE_CACHE_SECONDS,
+    confirmationsRequired: e.CONFIRMATIONS_REQUIRED,
+    orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
+    monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
+    downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
+    downloadMaxUses: e.DOWNLOAD_MAX_USES,
+    smtp: { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS, from: e.SMTP_FROM },
+    demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
+    seed: e.SEED,
+  }
+}

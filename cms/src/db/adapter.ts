@@ -1,0 +1,35 @@
+import { mongooseAdapter } from '@payloadcms/db-mongodb'
+import { sqliteAdapter } from '@payloadcms/db-sqlite'
+import path from 'node:path'
+import fs from 'node:fs'
+import type { DatabaseAdapterObj } from 'payload'
+
+import type { Env } from '../config/env'
+import { fromRoot } from '../config/paths'
+import { migrations } from '../migrations'
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000
+
+/**
+ * One code path, two engines: MongoDB when DATABASE_URI is a mongodb URI (production, replica
+ * set for transactions), otherwise the embedded SQLite file. The SQLite settings are the ones
+ * that keep two processes (web and worker) from losing writes: WAL, a busy timeout, and
+ * immediate transactions (see db/sqlite-safety.ts for the libsql fix they need).
+ */
+export function databaseAdapter(env: Env): DatabaseAdapterObj {
+  if (env.databaseEngine === 'mongodb') {
+    // MongoDB needs no schema migrations; indexes are built from the collections.
+    return mongooseAdapter({ url: env.databaseUri })
+  }
+  const file = env.databaseUri.slice('file:'.length)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  return sqliteAdapter({
+    client: { url: env.databaseUri },
+    busyTimeout: SQLITE_BUSY_TIMEOUT_MS,
+    wal: true,
+    transactionOptions: { behavior: 'immediate' },
+    migrationDir: fromRoot('cms/src/migrations'),
+    prodMigrations: migrations,
+    push: !env.isProduction,
+  })
+}

@@ -1,0 +1,26 @@
+import type { PublicProduct } from '@shop/domain'
+import { formatEUR } from '@shop/domain'
+
+import type { Product } from '../../payload-types'
+
+/** The spec's public product: DIGITAL books are shown as type PDF; covers as relative paths. */
+export function toPublicProduct(product: Product): PublicProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    type: product.type === 'PHYSICAL' ? 'PHYSICAL' : 'PDF',
+    priceEUR: formatEUR(product.priceEUR),
+    shortDescription: product.shortDescription ?? '',
+    coverImageUrl: coverImageUrl(product.coverImage),
+    currentStock: Math.max(0, product.currentStock ?? 0),
+    isAvailable: Boolean(product.isAvailable),
+  }
+}
+
+/** The relative URL of a product's cover (served from MEDIA_DIR at /media), or null. */
+export function coverImageUrl(cover: Product['coverImage']): string | null {
+  if (cover && typeof cover === 'object' && cover.filename) {
+    return `/media/${encodeURIComponent(cover.filename)}`
+  }
+  return null
+}

@@ -1,0 +1,59 @@
+import { lexicalEditor } from '@payloadcms/richtext-lexical'
+import { buildConfig } from 'payload'
+import sharp from 'sharp'
+
+import { resolvePayloadSecret } from './bootstrap/secret'
+import { Counters } from './collections/Counters'
+import { DigitalFiles } from './collections/DigitalFiles'
+import { Documents } from './collections/Documents'
+import { DownloadTokens } from './collections/DownloadTokens'
+import { Media } from './collections/Media'
+import { Orders } from './collections/Orders'
+import { Papers } from './collections/Papers'
+import { Payments } from './collections/Payments'
+import { Products } from './collections/Products'
+import { slugs } from './collections/slugs'
+import { Staff } from './collections/Staff'
+import { Timeline } from './collections/Timeline'
+import { fromRoot } from './config/paths'
+import { env } from './config/runtime'
+import { databaseAdapter } from './db/adapter'
+import { emailAdapter } from './email/adapter'
+import { globals } from './globals'
+
+/**
+ * The one Payload config, used by the web process, the payment worker, Next's build and the
+ * CLI. Payload's admin (for editors) and REST live under /cms so /api stays the spec's.
+ */
+export default buildConfig({
+  serverURL: env.publicUrl,
+  secret: resolvePayloadSecret(env),
+  routes: { admin: '/cms', api: '/cms/api', graphQL: '/cms/graphql', graphQLPlayground: '/cms/graphql-playground' },
+  admin: {
+    user: slugs.staff,
+    meta: { titleSuffix: ' · Book Shop CMS' },
+    importMap: { baseDir: fromRoot('cms/src') },
+  },
+  collections: [
+    Products,
+    Orders,
+    Payments,
+    DownloadTokens,
+    Counters,
+    Media,
+    DigitalFiles,
+    Documents,
+    Papers,
+    Timeline,
+    Staff,
+  ],
+  globals,
+  editor: lexicalEditor(),
+  db: databaseAdapter(env),
+  email: emailAdapter(env),
+  sharp,
+  graphQL: { disable: true },
+  telemetry: false,
+  typescript: { outputFile: fromRoot('cms/src/payload-types.ts'), autoGenerate: false },
+  upload: { limits: { fileSize: 50 * 1024 * 1024 } },
+})

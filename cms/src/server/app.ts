@@ -1,0 +1,107 @@
+import express from 'express'
+import type { Express, RequestHandler } from 'express'
+import fs from 'node:fs'
+import path from 'node:path'
+import helmet from 'helmet'
+import { pinoHttp } from 'pino-http'
+import type { Payload } from 'payload'
+
+import { apiRouter } from '../api'
+import type { Env } from '../config/env'
+import { fromRoot } from '../config/paths'
+import type { Logger } from './logger'
+
+export type CreateAppArgs = {
+  payload: Payload
+  env: Env
+  logger: Logger
+  /** Next's request handler for Payload's admin and REST under /cms. */
+  nextHandler?: RequestHandler
+  storefrontDir?: string
+}
+
+/** The shop's storefront: the Vite build, served with the SPA fallback. */
+export const defaultStorefrontDir = fromRoot('storefront/dist')
+
+// The storefront's pages work with this policy (no inline scripts); Payload's admin under
+// /cms is Next's, which needs inline scripts, so it keeps helmet's other headers only.
+const storefrontCsp = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+})
+
+export function createApp({ payload, env, logger, nextHandler, storefrontDir = defaultStorefrontDir }: CreateAppArgs): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', env.isProduction ? 1 : false)
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: false,
+      hsts: env.isProduction ? { maxAge: 31536000, includeSubDomains: true } : false,
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+    }),
+  )
+  app.use(
+    pinoHttp({
+      logger,
+      autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  )
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true })
+  })
+
+  app.use('/api', storefrontCsp, apiRouter({ payload, logger }))
+
+  // Public uploads: book covers and the documents editors publish (papers, public key).
+  const staticOptions = { fallthrough: false, index: false, dotfiles: 'deny' as const, maxAge: '1h' }
+  app.use('/media', express.static(env.mediaDir, staticOptions))
+  app.use('/documents', express.static(env.documentsDir, staticOptions))
+
+  if (nextHandler) {
+    app.all(['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'], nextHandler)
+  } else {
+    app.all(['/cms', '/cms/{*rest}'], (_req, res) => {
+      res.status(503).type('text/plain').send('The CMS is not running in this process.')
+    })
+  }
+
+  app.use(storefrontCsp)
+  const indexHtml = path.join(storefrontDir, 'index.html')
+  app.use(
+    '/assets',
+    express.static(path.join(storefrontDir, 'assets'), { fallthrough: false, immutable: true, maxAge: '1y', index: false }),
+  )
+  app.use(express.static(storefrontDir, { index: false, maxAge: '1h' }))
+  app.get('/{*path}', (_req, res) => {
+    if (!fs.existsSync(indexHtml)) {
+      res.status(503).type('text/plain').send('The storefront is not built yet: run `npm run build`.')
+      return
+    }
+    res.setHeader('Cache-Control', 'no-cache')
+    res.sendFile(indexHtml)
+  })
+
+  app.use(((err, _req, res, _next) => {
+    const status = typeof err?.status === 'number' ? err.status : 500
+    if (status >= 500) logger.error({ err }, 'request failed')
+    res.status(status).type('text/plain').send(status === 404 ? 'Not found.' : status >= 500 ? 'Internal server error.' : 'Bad request.')
+  }) as express.ErrorRequestHandler)
+
+  return app
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod'
+
+/** The public product of the spec (section 3): what GET /api/products returns. */
+export const publicProductSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  name: z.string(),
+  type: z.enum(['PDF', 'PHYSICAL']),
+  priceEUR: z.string().regex(/^\d+\.\d{2}$/),
+  shortDescription: z.string(),
+  coverImageUrl: z.string().nullable(),
+  currentStock: z.number().int().min(0),
+  isAvailable: z.boolean(),
+})
+export type PublicProduct = z.infer<typeof publicProductSchema>
+
+/** The error body of every public endpoint: the storefront shows `error` when present. */
+export const apiErrorSchema = z.object({ error: z.string() })
+export type ApiError = z.infer<typeof apiErrorSchema>
+
+export const paperLinkSchema = z.object({ link: z.string(), certificate_link: z.string() })
+export const paperSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  title: z.string(),
+  description: z.string(),
+  versions: z.object({ en: paperLinkSchema, it: paperLinkSchema }),
+})
+export type Paper = z.infer<typeof paperSchema>
+
+export const timelineItemSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  date: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(['completed', 'upcoming']),
+})
+export type TimelineItem = z.infer<typeof timelineItemSchema>
+
+export const faqSchema = z.object({ question: z.string(), answer: z.string() })
+export type Faq = z.infer<typeof faqSchema>
+
+export const toolSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  link: z.string(),
+  manuals: z.array(z.object({ language: z.string(), label: z.string(), link: z.string() })),
+})
+export type Tool = z.infer<typeof toolSchema>
+
+export const walletSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  link: z.string(),
+})
+export type Wallet = z.infer<typeof walletSchema>
+
+export const legalSchema = z.object({ termsHtml: z.string(), privacyHtml: z.string() })
+export type Legal = z.infer<typeof legalSchema>
+
+export const papersPageSchema = z.object({
+  publicKeyUrl: z.string(),
+  authorLinksUrl: z.string(),
+})
+export type PapersPage = z.infer<typeof papersPageSchema>
+
+/** '#' or an empty value means "not yet available": the link is shown disabled. */
+export function isAvailableLink(link: string | null | undefined): link is string {
+  return typeof link === 'string' && link.trim() !== '' && link.trim() !== '#'
+}

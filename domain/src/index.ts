@@ -1,0 +1,3 @@
+export * from './order-status'
+export * from './money'
+export * from './contracts'

@@ -1,0 +1,76 @@
+/**
+ * Order statuses and the one table of allowed moves between them.
+ * The worker and the admin API both go through `assertTransition`, so a move that is not
+ * in this table cannot happen anywhere in the shop.
+ */
+export const ORDER_STATUSES = [
+  'AWAITING_PAYMENT',
+  'PAYMENT_DETECTED',
+  'UNDERPAID',
+  'PAID',
+  'PROCESSING_DELIVERY',
+  'SHIPPED',
+  'EXPIRED',
+  'ERROR_FULFILLMENT',
+] as const
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+export const INITIAL_ORDER_STATUS: OrderStatus = 'AWAITING_PAYMENT'
+
+const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
+  AWAITING_PAYMENT: ['PAYMENT_DETECTED', 'UNDERPAID', 'PAID', 'EXPIRED'],
+  UNDERPAID: ['PAYMENT_DETECTED', 'PAID', 'EXPIRED'],
+  // A detected payment is the full amount: the order waits for confirmations, it never expires.
+  PAYMENT_DETECTED: ['PAID'],
+  PAID: ['PROCESSING_DELIVERY', 'ERROR_FULFILLMENT'],
+  PROCESSING_DELIVERY: ['SHIPPED'],
+  SHIPPED: [],
+  // Late payments are recorded and flagged on the order; the status stays EXPIRED.
+  EXPIRED: [],
+  // After the owner fixes the cause (for example uploads the missing file) fulfilment is retried.
+  ERROR_FULFILLMENT: ['PAID'],
+}
+
+/** Statuses after which the pay screen stops polling. */
+export const FINAL_PAY_SCREEN_STATUSES: readonly OrderStatus[] = [
+  'PAID',
+  'PROCESSING_DELIVERY',
+  'EXPIRED',
+  'ERROR_FULFILLMENT',
+]
+
+/** Orders the payment worker still watches (expired ones too, inside the monitoring window). */
+export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = [
+  'AWAITING_PAYMENT',
+  'UNDERPAID',
+  'PAYMENT_DETECTED',
+]
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
+}
+
+export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
+  return ALLOWED[from].includes(to)
+}
+
+export class ForbiddenTransitionError extends Error {
+  constructor(
+    readonly from: OrderStatus,
+    readonly to: OrderStatus,
+  ) {
+    super(`Order status cannot change from ${from} to ${to}.`)
+    this.name = 'ForbiddenTransitionError'
+  }
+}
+
+/**
+ * Returns true when the move must be made, false when the order is already there
+ * (a repeated move is a no-op, so processing stays idempotent), and throws otherwise.
+ */
+export function assertTransition(from: OrderStatus, to: OrderStatus): boolean {
+  if (from === to) return false
+  if (!canTransition(from, to)) throw new ForbiddenTransitionError(from, to)
+  return true
+}

@@ -1,0 +1,27 @@
+/** Every route of the storefront, once (spec section 2). */
+export const paths = {
+  home: '/',
+  papers: '/papers',
+  proofs: '/proofs',
+  updates: '/updates',
+  legal: '/legal',
+  terms: '/legal#terms',
+  privacy: '/legal#privacy',
+  walletInfo: '/wallet-info',
+  store: '/store',
+  product: (productId: string | number = ':productId') => `/product/${productId}`,
+  checkout: '/checkout',
+  pay: (orderId = ':orderId') => `/pay/${orderId}`,
+  orderSuccess: (orderId = ':orderId') => `/order/success/${orderId}`,
+  admin: {
+    root: '/admin',
+    login: '/admin/login',
+    dashboard: '/admin/dashboard',
+    products: '/admin/products',
+    newProduct: '/admin/products/new',
+    editProduct: (productId: string | number = ':productId') => `/admin/products/edit/${productId}`,
+    orders: '/admin/orders',
+    order: (orderId = ':orderId') => `/admin/orders/${orderId}`,
+    profile: '/admin/profile',
+  },
+} as const
