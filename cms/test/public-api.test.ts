@@ -1,0 +1,170 @@
+import { publicProductSchema } from '@shop/domain'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../src/collections/slugs'
+import type { TestShop } from './support/testShop'
+import { startTestShop } from './support/testShop'
+
+let shop: TestShop
+
+beforeAll(async () => {
+  shop = await startTestShop({ withCms: true })
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+const getJson = async (path: string) => {
+  const response = await fetch(`${shop.url}${path}`)
+  return { status: response.status, body: (await response.json()) as unknown, headers: response.headers }
+}
+
+describe('GET /api/products', () => {
+  it('lists the seeded books as public products of the spec', async () => {
+    const { status, body } = await getJson('/api/products')
+    expect(status).toBe(200)
+    expect(Array.isArray(body)).toBe(true)
+    const products = publicProductSchema.array().parse(body)
+    expect(products.map((p) => p.type).sort()).toEqual(['PDF', 'PHYSICAL'])
+    for (const product of products) {
+      expect(product.priceEUR).toMatch(/^\d+\.\d{2}$/)
+      expect(product.coverImageUrl).toMatch(/^\/media\/[^/]+$/)
+      expect(Object.keys(product).sort()).toEqual(
+        ['coverImageUrl', 'currentStock', 'id', 'isAvailable', 'name', 'priceEUR', 'shortDescription', 'type'],
+      )
+    }
+  })
+
+  it('serves each cover image at its relative path', async () => {
+    const { body } = await getJson('/api/products')
+    const [product] = publicProductSchema.array().parse(body)
+    const image = await fetch(`${shop.url}${product!.coverImageUrl}`)
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toMatch(/^image\//)
+  })
+
+  it('never lists hidden or soft-deleted products', async () => {
+    const hidden = await shop.payload.create({
+      collection: slugs.products,
+      data: { name: 'Hidden book', type: 'DIGITAL', priceEUR: 5, totalStock: 1, currentStock: 1, isAvailable: false },
+    })
+    const deleted = await shop.payload.create({
+      collection: slugs.products,
+      data: {
+        name: 'Deleted book',
+        type: 'PHYSICAL',
+        priceEUR: 7.5,
+        totalStock: 3,
+        currentStock: 3,
+        isAvailable: true,
+        deletedAt: new Date().toISOString(),
+      },
+    })
+    const { body } = await getJson('/api/products')
+    const names = publicProductSchema.array().parse(body).map((p) => p.name)
+    expect(names).not.toContain('Hidden book')
+    expect(names).not.toContain('Deleted book')
+
+    for (const id of [hidden.id, deleted.id]) {
+      const one = await getJson(`/api/products/${id}`)
+      expect(one.status).toBe(404)
+      expect(one.body).toEqual({ error: 'Product not found.' })
+    }
+  })
+
+  it('reads legacy PDF and EPUB types as digital books', async () => {
+    const legacy = await shop.payload.create({
+      collection: slugs.products,
+      data: { name: 'Legacy EPUB', type: 'EPUB' as 'DIGITAL', priceEUR: 3, totalStock: 1, currentStock: 1 },
+    })
+    expect(legacy.type).toBe('DIGITAL')
+    const { body } = await getJson(`/api/products/${legacy.id}`)
+    expect(publicProductSchema.parse(body).type).toBe('PDF')
+  })
+})
+
+describe('GET /api/products/:id', () => {
+  it('returns one public product', async () => {
+    const list = publicProductSchema.array().parse((await getJson('/api/products')).body)
+    const physical = list.find((p) => p.type === 'PHYSICAL')!
+    const { status, body } = await getJson(`/api/products/${physical.id}`)
+    expect(status).toBe(200)
+    expect(publicProductSchema.parse(body)).toEqual(physical)
+  })
+
+  it.each(['999999', 'abc', '1 OR 1=1', '-1', '0'])('answers 404 with the error shape for id %s', async (id) => {
+    const { status, body } = await getJson(`/api/products/${encodeURIComponent(id)}`)
+    expect(status).toBe(404)
+    expect(body).toEqual({ error: 'Product not found.' })
+  })
+})
+
+describe('site content endpoints', () => {
+  it('serves the nine papers with English and Italian links', async () => {
+    const { body } = await getJson('/api/papers')
+    const papers = body as { versions: { en: { link: string }; it: { link: string } } }[]
+    expect(papers).toHaveLength(9)
+    expect(papers.some((p) => p.versions.it.link === '#')).toBe(true)
+    expect(papers[0]!.versions.en.link).toMatch(/^\/documents\/.+\.pdf$/)
+  })
+
+  it('serves six milestones, the first two completed', async () => {
+    const { body } = await getJson('/api/timeline')
+    const items = body as { status: string }[]
+    expect(items.map((i) => i.status)).toEqual(['completed', 'completed', 'upcoming', 'upcoming', 'upcoming', 'upcoming'])
+  })
+
+  it('serves the legal texts as HTML, four FAQs, the tools and three wallets', async () => {
+    const legal = (await getJson('/api/content/legal')).body as { termsHtml: string; privacyHtml: string }
+    expect(legal.termsHtml).toContain('<p>')
+    expect(legal.privacyHtml).toContain('<p>')
+    expect((await getJson('/api/content/faqs')).body).toHaveLength(4)
+    expect((await getJson('/api/content/wallets')).body).toHaveLength(3)
+    const tools = (await getJson('/api/content/tools')).body as { manuals: { language: string }[] }[]
+    expect(tools.flatMap((t) => t.manuals.map((m) => m.language))).toEqual(['en', 'it', 'fr', 'es'])
+  })
+})
+
+describe('the web process', () => {
+  it('answers unknown API paths with a JSON 404', async () => {
+    const { status, body } = await getJson('/api/nothing-here')
+    expect(status).toBe(404)
+    expect(body).toEqual({ error: 'Not found.' })
+  })
+
+  it('rejects a malformed JSON body with a 400 and a reason', async () => {
+    const response = await fetch(`${shop.url}/api/products`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{not json',
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'Request body is not valid JSON.' })
+  })
+
+  it('serves the storefront with the SPA fallback and security headers', async () => {
+    const response = await fetch(`${shop.url}/store`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain('<div id="root">')
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+  })
+
+  it('serves Payload under /cms with its login page', async () => {
+    const response = await fetch(`${shop.url}/cms/login`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toMatch(/<html/i)
+    const rest = await fetch(`${shop.url}/cms/api/papers?limit=1`)
+    expect(rest.status).toBe(200)
+    expect(((await rest.json()) as { totalDocs: number }).totalDocs).toBe(9)
+  })
+
+  it('keeps the digital books private', async () => {
+    const file = await fetch(`${shop.url}/cms/api/digital-files/file/identity-dual-vote-and-trust.pdf`)
+    expect(file.status).toBe(403)
+    const list = await fetch(`${shop.url}/cms/api/products`)
+    expect(list.status).toBe(403)
+  })
+})

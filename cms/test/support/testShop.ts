@@ -1,0 +1,87 @@
+import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import type { Payload } from 'payload'
+
+import { fromRoot } from '../../src/config/paths'
+
+export type TestShop = {
+  url: string
+  payload: Payload
+  dataDir: string
+  close: () => Promise<void>
+}
+
+export type TestShopOptions = {
+  /** Fill the shop with the seed data (default true). */
+  seed?: boolean
+  /** Mount Payload's admin and REST under /cms (needs `npm run build`; default false). */
+  withCms?: boolean
+  /** Extra settings for this shop (see .env.example). */
+  env?: Record<string, string>
+}
+
+/**
+ * Starts the real express app on a fresh SQLite file in a temporary folder, on a free
+ * loopback port. One shop per test file: the settings and Payload are per process, and
+ * Vitest runs each file of the cms project in its own process.
+ */
+export async function startTestShop(options: TestShopOptions = {}): Promise<TestShop> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'))
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PAYLOAD_SECRET: 'test-secret-test-secret-test-secret-0123',
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...(process.env.TEST_DATABASE_URI ? { DATABASE_URI: process.env.TEST_DATABASE_URI } : {}),
+    ...options.env,
+  })
+
+  const [{ getPayload }, { default: config }, { createApp }, { createLogger }, { loadEnv }] = await Promise.all([
+    import('payload'),
+    import('../../src/payload.config'),
+    import('../../src/server/app'),
+    import('../../src/server/logger'),
+    import('../../src/config/env'),
+  ])
+  const env = loadEnv()
+  const logger = createLogger(env.logLevel)
+  const payload = await getPayload({ config })
+  if (options.seed !== false) {
+    const { seed } = await import('../../src/seed')
+    await seed({ payload, env, logger })
+  }
+
+  let closeNext: (() => Promise<void>) | undefined
+  let nextHandler: Parameters<typeof createApp>[0]['nextHandler']
+  if (options.withCms) {
+    const { default: next } = await import('next')
+    const nextApp = next({ dev: false, dir: fromRoot('cms'), quiet: true })
+    await nextApp.prepare()
+    const handle = nextApp.getRequestHandler()
+    nextHandler = (req, res) => handle(req, res)
+    closeNext = () => nextApp.close()
+  }
+
+  const app = createApp({ payload, env, logger, nextHandler })
+  const server = http.createServer(app)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    payload,
+    dataDir,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeNext?.()
+      await payload.db.destroy?.()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

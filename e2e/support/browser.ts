@@ -1,0 +1,40 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { chromium } from 'playwright-core'
+import { inject } from 'vitest'
+
+/** Debian's Chromium (installed by .ci/run), driven by playwright-core. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  })
+}
+
+export const baseURL = () => inject('baseURL')
+
+export const PHONE = { width: 360, height: 740 }
+export const DESKTOP = { width: 1366, height: 900 }
+
+/** A fresh context (cookies, storage) on the shop, failing the test on any page error. */
+export async function newPage(
+  browser: Browser,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: baseURL(), viewport })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  return { context, page, errors }
+}

@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
+
+/** One Vitest run, five projects; `npm test` runs them after lint, typecheck and build. */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'domain', include: ['domain/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias: { '@': storefrontSrc } },
+        test: {
+          name: 'storefront',
+          include: ['storefront/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['storefront/src/testing/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'cms',
+          include: ['cms/src/**/*.test.ts', 'cms/test/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'payment-worker',
+          include: ['payment-worker/src/**/*.test.ts', 'payment-worker/test/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+})
