@@ -47,18 +47,10 @@ if (!dev) {
 }
 
 const tsx = ['--import', 'tsx']
-const processes = [
-  { name: 'web', args: [...tsx, 'cms/src/server/main.ts', ...(dev ? ['--dev'] : [])] },
-]
-if (fs.existsSync(path.join(root, 'payment-worker/src/main.ts'))) {
-  processes.push({ name: 'worker', args: [...tsx, 'payment-worker/src/main.ts'] })
-}
-if (!production && fs.existsSync(path.join(root, 'payment-worker/src/chain/simulator/main.ts'))) {
-  processes.unshift({ name: 'chain-simulator', args: [...tsx, 'payment-worker/src/chain/simulator/main.ts'] })
-}
-
+const port = Number(process.env.PORT ?? 3000)
 const children = []
 let stopping = false
+
 function stopAll(code) {
   if (stopping) return
   stopping = true
@@ -69,8 +61,8 @@ function stopAll(code) {
   )
 }
 
-for (const { name, args } of processes) {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' })
+function run(name, args, extraEnv = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' })
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`[start] ${name} stopped (${signal ?? `exit ${code}`}); stopping the shop.`)
@@ -78,11 +70,35 @@ for (const { name, args } of processes) {
     }
   })
   children.push(child)
+  return child
 }
-if (dev) {
-  const vite = spawn('npm', ['run', 'dev', '-w', 'storefront'], { cwd: root, env, stdio: 'inherit' })
-  children.push(vite)
+
+async function waitForWeb(web) {
+  for (;;) {
+    if (web.exitCode !== null || stopping) return false
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return true
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
 }
 
 process.on('SIGINT', () => stopAll(0))
 process.on('SIGTERM', () => stopAll(0))
+
+const simulator = path.join(root, 'payment-worker/src/chain/simulator/main.ts')
+if (!production && (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' && fs.existsSync(simulator)) {
+  run('chain-simulator', [...tsx, simulator])
+}
+// The web process prepares the database (schema push in test mode, migrations in production);
+// the worker starts once it answers, and never pushes the schema itself.
+const web = run('web', [...tsx, 'cms/src/server/main.ts', ...(dev ? ['--dev'] : [])])
+const worker = path.join(root, 'payment-worker/src/main.ts')
+if (fs.existsSync(worker) && (await waitForWeb(web))) {
+  run('worker', [...tsx, worker], { DB_PUSH: 'false' })
+}
+if (dev) {
+  children.push(spawn('npm', ['run', 'dev', '-w', 'storefront'], { cwd: root, env, stdio: 'inherit' }))
+}

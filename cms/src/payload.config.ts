@@ -54,6 +54,8 @@ export default buildConfig({
   sharp,
   graphQL: { disable: true },
   telemetry: false,
+  // Structured JSON logs at the shop's level, like the web process and the worker.
+  logger: { options: { name: 'payload', level: env.logLevel } },
   typescript: { outputFile: fromRoot('cms/src/payload-types.ts'), autoGenerate: false },
   upload: { limits: { fileSize: 50 * 1024 * 1024 } },
 })

@@ -27,6 +27,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   DATABASE_URI: z.string().default('file:./data/shop.db'),
+  DB_PUSH: z.enum(['true', 'false']).optional(),
   PAYLOAD_SECRET: optionalText,
   DATA_DIR: z.string().default('data'),
   MEDIA_DIR: optionalText,
@@ -73,6 +74,8 @@ export type Env = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL']
   databaseUri: string
   databaseEngine: 'sqlite' | 'mongodb'
+  /** Test mode pushes the SQLite schema on start; only one process should (the web process). */
+  dbPush: boolean
   payloadSecret: string | undefined
   dataDir: string
   mediaDir: string
@@ -153,6 +156,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: e.LOG_LEVEL,
     databaseUri: resolveDatabaseUri(e.DATABASE_URI),
     databaseEngine: engine,
+    dbPush: !isProduction && e.DB_PUSH !== 'false',
     payloadSecret: e.PAYLOAD_SECRET,
     dataDir,
     mediaDir: e.MEDIA_DIR ? fromRoot(e.MEDIA_DIR) : `${dataDir}/media`,

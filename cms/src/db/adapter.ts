@@ -7,6 +7,7 @@ import type { DatabaseAdapterObj } from 'payload'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import { migrations } from '../migrations'
+import { hardenSqliteClient } from './sqlite-safety'
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000
 
@@ -23,13 +24,26 @@ export function databaseAdapter(env: Env): DatabaseAdapterObj {
   }
   const file = env.databaseUri.slice('file:'.length)
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  return sqliteAdapter({
+  const adapter = sqliteAdapter({
     client: { url: env.databaseUri },
     busyTimeout: SQLITE_BUSY_TIMEOUT_MS,
     wal: true,
     transactionOptions: { behavior: 'immediate' },
     migrationDir: fromRoot('cms/src/migrations'),
     prodMigrations: migrations,
-    push: !env.isProduction,
+    push: env.dbPush,
   })
+  const init = adapter.init
+  adapter.init = (args) => {
+    const instance = init(args) as ReturnType<typeof init> & { client?: Parameters<typeof hardenSqliteClient>[0] }
+    const connect = instance.connect
+    if (connect) {
+      instance.connect = async function hardenedConnect(this: typeof instance, options) {
+        await connect.call(this, options)
+        if (this.client) hardenSqliteClient(this.client, SQLITE_BUSY_TIMEOUT_MS)
+      }
+    }
+    return instance
+  }
+  return adapter
 }

@@ -1,2 +1,235 @@
-// Replaced by the screen's own issue; until then the route shows the 404 page.
-export { NotFoundRoute as Component } from '@/features/misc/routes/NotFound'
+import { Link } from 'react-router-dom'
+import useSWR from 'swr'
+
+import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { paths } from '@/config/paths'
+
+import { faqsKey, getFaqs } from '../api/getFaqs'
+import { FaqAccordion } from '../components/FaqAccordion'
+import '../landing.css'
+
+const pillars = [
+  {
+    title: 'Self-managed identity',
+    text: 'You hold your identity with keys you control. Attestations about you are anchored on a public ledger, so you can prove who you are without a central registry keeping your file.',
+  },
+  {
+    title: 'Dual vote',
+    text: 'Every decision is counted twice: once as one person, one vote, and once weighted by verified contribution. A proposal passes only when both counts agree.',
+  },
+  {
+    title: 'Quanta of humanity',
+    text: 'A unit of verified human participation, not of money. Influence grows with what people actually do, cannot be bought, and one person cannot pose as many.',
+  },
+  {
+    title: 'Dual certification',
+    text: 'Each document and each outcome is certified twice: a timestamp on the public ledger and the signatures of the people responsible. Anyone can check both.',
+  },
+]
+
+const layers = [
+  { name: 'Identity wallets', text: 'Keys and attestations held by each member, on their own device.' },
+  { name: 'Vote registry', text: 'Proposals and both counts of every dual vote, recorded as they happen.' },
+  { name: 'Certification service', text: 'Timestamps and signatures that seal documents and results.' },
+  { name: 'Metrics engine', text: 'Trust metrics recomputed from public records, by anyone, at any time.' },
+]
+
+const impacts = [
+  {
+    title: 'Decisions you can audit',
+    text: 'Every vote and every result can be verified by members and outsiders alike, long after the meeting is over.',
+  },
+  {
+    title: 'Trust as a number',
+    text: 'Reputation stops being a matter of opinion: trust metrics have public inputs and formulas, and decay when people stop taking part.',
+  },
+  {
+    title: 'Power that cannot be bought',
+    text: 'Because weight comes from verified participation, capital alone cannot tip the second count, and a crowd alone cannot override the first.',
+  },
+]
+
+const steps = [
+  { title: 'Enrol', text: 'Each member creates a self-managed identity and receives the attestations of the community.' },
+  { title: 'Propose', text: 'A proposal is written, timestamped on the ledger and opened for discussion.' },
+  { title: 'Vote twice', text: 'Members vote once; the registry produces the head count and the weighted count.' },
+  { title: 'Certify', text: 'The result is certified with a ledger timestamp and the signatures of those responsible.' },
+  { title: 'Review', text: 'Trust metrics are recomputed from the public record and published for everyone to check.' },
+]
+
+const resources = [
+  {
+    to: paths.store,
+    title: 'The book',
+    text: 'The complete framework in one volume, as a PDF or in print, paid in BSV.',
+    action: 'Visit the store',
+  },
+  {
+    to: paths.papers,
+    title: 'White papers',
+    text: 'Nine papers in English and Italian, each with its timestamp certificate.',
+    action: 'Read the papers',
+  },
+  {
+    to: paths.walletInfo,
+    title: 'Wallet guide',
+    text: 'Which wallets to use, and how to give an ordinal address for your certificate token.',
+    action: 'Choose a wallet',
+  },
+]
+
+function Faqs() {
+  const { data, error, isLoading, isValidating, mutate } = useSWR(faqsKey, getFaqs)
+  if (!data && (isLoading || isValidating)) return <LoadingState label="Loading questions…" />
+  if (error || !data) {
+    return <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
+  }
+  return <FaqAccordion faqs={data} />
+}
+
+/** /: what the framework is, its four pillars, how it works, the FAQs and where to go next. */
+export function LandingRoute() {
+  return (
+    <div className="landing">
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero__inner">
+          <p className="hero__eyebrow">A framework for communities</p>
+          <h1 id="hero-title">Identity, the dual vote and trust you can verify</h1>
+          <p className="hero__lead">
+            Self-managed identity, decisions voted twice, and trust metrics recorded on a public
+            ledger where anyone can check them. Read the papers, try the tools, and get the book.
+          </p>
+          <div className="hero__actions">
+            <Link to={paths.store} className="button button--accent">
+              Get the book
+            </Link>
+            <a href="#resources" className="button button--ghost hero__ghost">
+              Explore resources
+            </a>
+          </div>
+        </div>
+      </section>
+
+      <section id="overview" className="landing-section" aria-labelledby="overview-title">
+        <div className="container landing-split">
+          <div>
+            <p className="section-eyebrow">Overview</p>
+            <h2 id="overview-title">Decide together, and prove it</h2>
+          </div>
+          <div className="landing-prose">
+            <p>
+              Most communities decide by a show of hands or by whoever holds the most shares, and
+              keep the result in minutes nobody can verify. This framework changes three things.
+            </p>
+            <p>
+              Each person manages their own <strong>identity</strong>. Each decision is taken with
+              a <strong>dual vote</strong>, counted by people and by verified contribution. And
+              every result, with the <strong>trust metrics</strong> of those who took part, is
+              written to a <strong>public ledger</strong>, so that anyone can check it without
+              trusting us.
+            </p>
+          </div>
+        </div>
+      </section>
+
+      <section id="concepts" className="landing-section landing-section--tint" aria-labelledby="concepts-title">
+        <div className="container">
+          <p className="section-eyebrow">Core concepts</p>
+          <h2 id="concepts-title">Four pillars</h2>
+          <ol className="pillars">
+            {pillars.map((pillar, index) => (
+              <li key={pillar.title} className="card pillar">
+                <span className="pillar__number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <h3>{pillar.title}</h3>
+                <p>{pillar.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section id="architecture" className="landing-section" aria-labelledby="architecture-title">
+        <div className="container">
+          <p className="section-eyebrow">Architecture</p>
+          <h2 id="architecture-title">Four components, one public ledger</h2>
+          <p className="landing-prose">
+            The framework is built from small parts with one job each. They share no private
+            database: what must be verifiable is written to the BSV public ledger, and everything
+            else stays with its owner.
+          </p>
+          <ul className="layers">
+            {layers.map((layer) => (
+              <li key={layer.name} className="layer">
+                <h3>{layer.name}</h3>
+                <p>{layer.text}</p>
+              </li>
+            ))}
+          </ul>
+          <p className="ledger-bar">Public ledger: timestamps, certificates, vote results, metrics</p>
+        </div>
+      </section>
+
+      <section id="impact" className="landing-section landing-section--navy" aria-labelledby="impact-title">
+        <div className="container">
+          <p className="section-eyebrow">Impact</p>
+          <h2 id="impact-title">What changes for a community</h2>
+          <ul className="impacts">
+            {impacts.map((impact) => (
+              <li key={impact.title}>
+                <h3>{impact.title}</h3>
+                <p>{impact.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section id="procedure" className="landing-section" aria-labelledby="procedure-title">
+        <div className="container">
+          <p className="section-eyebrow">Operational procedure</p>
+          <h2 id="procedure-title">From proposal to certified result</h2>
+          <ol className="steps">
+            {steps.map((step) => (
+              <li key={step.title} className="step">
+                <h3>{step.title}</h3>
+                <p>{step.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section id="faqs" className="landing-section landing-section--tint" aria-labelledby="faqs-title">
+        <div className="container narrow">
+          <p className="section-eyebrow">FAQs</p>
+          <h2 id="faqs-title">Frequently asked questions</h2>
+          <Faqs />
+        </div>
+      </section>
+
+      <section id="resources" className="landing-section" aria-labelledby="resources-title">
+        <div className="container">
+          <p className="section-eyebrow">Resources</p>
+          <h2 id="resources-title">Where to go next</h2>
+          <ul className="resources">
+            {resources.map((resource) => (
+              <li key={resource.to}>
+                <Link to={resource.to} className="card resource-card">
+                  <h3>{resource.title}</h3>
+                  <p>{resource.text}</p>
+                  <span className="resource-card__action">
+                    {resource.action} <span aria-hidden="true">→</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+export const Component = LandingRoute

@@ -1,2 +1,76 @@
-// Replaced by the screen's own issue; until then the route shows the 404 page.
-export { NotFoundRoute as Component } from '@/features/misc/routes/NotFound'
+import useSWR from 'swr'
+
+import { AvailableLink } from '@/components/ui/AvailableLink'
+import { PageHeader } from '@/components/ui/PageHeader'
+import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+
+import { getPapers, getPapersPage, papersKey, papersPageKey } from '../api/getPapers'
+import { PaperCard } from '../components/PaperCard'
+import '../papers.css'
+
+/** /papers: the nine papers, the public key to verify their signatures, and the author's links. */
+export function PapersRoute() {
+  const papers = useSWR(papersKey, getPapers)
+  const page = useSWR(papersPageKey, getPapersPage)
+
+  let list
+  if (!papers.data && (papers.isLoading || papers.isValidating)) {
+    list = <LoadingState label="Loading papers…" />
+  } else if (papers.error || !papers.data) {
+    list = <ErrorState message="Failed to load page data." onRetry={() => void papers.mutate()} />
+  } else {
+    list = (
+      <ol className="paper-list">
+        {papers.data.map((paper, index) => (
+          <li key={paper.id}>
+            <PaperCard paper={paper} number={index + 1} />
+          </li>
+        ))}
+      </ol>
+    )
+  }
+
+  return (
+    <>
+      <title>White Papers · Dual Vote</title>
+      <PageHeader eyebrow="Library" title="White Papers">
+        <p>
+          Nine papers describe the framework, in English and Italian. Each file is certified with a
+          timestamp on the public ledger: open its certificate to check that the text you read is
+          the text that was published.
+        </p>
+      </PageHeader>
+      <div className="container page">
+        <aside className="card verify-box" aria-labelledby="verify-title">
+          <div>
+            <h2 id="verify-title">Verify the authors</h2>
+            <p className="muted">
+              Download the authors&apos; public key to check the signatures on the papers, and
+              follow the author for new releases.
+            </p>
+          </div>
+          <div className="verify-box__actions">
+            <AvailableLink
+              href={page.data?.publicKeyUrl}
+              className="button button--primary"
+              download
+              disabledLabel="Public key coming soon"
+            >
+              Download public key (.pem)
+            </AvailableLink>
+            <AvailableLink
+              href={page.data?.authorLinksUrl}
+              className="button button--ghost"
+              disabledLabel="Author links coming soon"
+            >
+              Author&apos;s social links
+            </AvailableLink>
+          </div>
+        </aside>
+        {list}
+      </div>
+    </>
+  )
+}
+
+export const Component = PapersRoute

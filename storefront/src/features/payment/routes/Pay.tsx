@@ -1,2 +1,39 @@
-// Replaced by the screen's own issue; until then the route shows the 404 page.
-export { NotFoundRoute as Component } from '@/features/misc/routes/NotFound'
+import { useParams } from 'react-router-dom'
+import useSWR from 'swr'
+
+import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { ApiError } from '@/lib/api-client'
+
+import { getOrderInfo } from '../api/get-order-info'
+import { PaymentScreen } from '../components/PaymentScreen'
+import '../payment.css'
+
+/** /pay/{orderId}: loads the order's payment details, then shows the pay screen. */
+export function PayRoute() {
+  const { orderId = '' } = useParams()
+  const { data, error, isLoading, mutate } = useSWR(orderId ? ['order-info', orderId] : null, () =>
+    getOrderInfo(orderId),
+  )
+
+  if (error) {
+    const notFound = error instanceof ApiError && error.status === 404
+    return (
+      <section className="container page narrow">
+        <ErrorState
+          message={notFound ? 'Order not found.' : 'Error: Failed to load payment details.'}
+          onRetry={notFound ? undefined : () => void mutate()}
+        />
+      </section>
+    )
+  }
+  if (isLoading || !data) {
+    return (
+      <section className="container page narrow">
+        <LoadingState label="Loading payment details…" />
+      </section>
+    )
+  }
+  return <PaymentScreen key={orderId} orderId={orderId} info={data} />
+}
+
+export const Component = PayRoute

@@ -1,2 +1,111 @@
-// Replaced by the screen's own issue; until then the route shows the 404 page.
-export { NotFoundRoute as Component } from '@/features/misc/routes/NotFound'
+import { Link, useNavigate, useParams } from 'react-router-dom'
+import useSWR from 'swr'
+
+import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { paths } from '@/config/paths'
+import { ApiError } from '@/lib/api-client'
+
+import { getProduct, productKey } from '../api/getProduct'
+import { useBsvRate } from '../api/useBsvRate'
+import { Price } from '../components/Price'
+import { ProductCover } from '../components/ProductCover'
+import { ProductTypeBadge } from '../components/ProductTypeBadge'
+import '../store.css'
+
+function BackToStore() {
+  return (
+    <Link to={paths.store} className="back-link">
+      <span aria-hidden="true">←</span> Back to the store
+    </Link>
+  )
+}
+
+/** /product/{productId}: one book, its stock and the 'Buy Now' button. */
+export function ProductRoute() {
+  const { productId = '' } = useParams()
+  const navigate = useNavigate()
+  const { data: product, error, isLoading, isValidating, mutate } = useSWR(productKey(productId), () =>
+    getProduct(productId),
+  )
+  const rate = useBsvRate()
+
+  if (!product && (isLoading || isValidating)) {
+    return (
+      <section className="container page">
+        <LoadingState label="Loading book…" />
+      </section>
+    )
+  }
+
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <section className="container page narrow center">
+        <title>Product not found · Dual Vote</title>
+        <h1>Product not found.</h1>
+        <p className="muted">This book is not in the store, or it is no longer sold.</p>
+        <Link to={paths.store} className="button button--primary">
+          Back to the store
+        </Link>
+      </section>
+    )
+  }
+
+  if (error || !product) {
+    return (
+      <section className="container page narrow">
+        <h1>Failed to load product.</h1>
+        <ErrorState
+          message={`Error: ${error instanceof Error && error.message ? error.message : 'Failed to load product.'}`}
+          onRetry={() => void mutate()}
+        />
+        <p>
+          <BackToStore />
+        </p>
+      </section>
+    )
+  }
+
+  const unavailable = !product.isAvailable || product.currentStock <= 0
+
+  return (
+    <section className="container page">
+      <title>{`${product.name} · Dual Vote`}</title>
+      <BackToStore />
+      <div className="product-detail">
+        <div className="product-detail__cover card">
+          <ProductCover src={product.coverImageUrl} name={product.name} eager />
+        </div>
+        <div className="product-detail__info">
+          <ProductTypeBadge type={product.type} />
+          <h1 className="product-detail__name">{product.name}</h1>
+          <Price priceEUR={product.priceEUR} rate={rate} className="price--large" />
+          <p className="product-detail__description">{product.shortDescription}</p>
+          {unavailable ? (
+            <p className="stock stock--out">Currently Unavailable (Out of Stock)</p>
+          ) : (
+            <p className="stock stock--in">{product.currentStock} available in stock</p>
+          )}
+          <button
+            type="button"
+            className="button button--accent button--buy"
+            disabled={unavailable}
+            onClick={() => navigate(paths.checkout, { state: { product } })}
+          >
+            Buy Now
+          </button>
+          <ul className="product-detail__notes muted">
+            <li>Paid in BSV from any wallet, to a one-time address shown as a QR code.</li>
+            <li>
+              {product.type === 'PDF'
+                ? 'Delivered as a personal download link as soon as the payment is seen.'
+                : 'Shipped to your address with a tracking number.'}
+            </li>
+            <li>No account needed: we only ask for what the order requires.</li>
+          </ul>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+export const Component = ProductRoute

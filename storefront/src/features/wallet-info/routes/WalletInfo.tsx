@@ -1,2 +1,102 @@
-// Replaced by the screen's own issue; until then the route shows the 404 page.
-export { NotFoundRoute as Component } from '@/features/misc/routes/NotFound'
+import { useNavigate } from 'react-router-dom'
+import useSWR from 'swr'
+
+import { AvailableLink } from '@/components/ui/AvailableLink'
+import { PageHeader } from '@/components/ui/PageHeader'
+import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { paths } from '@/config/paths'
+
+import { getWallets, walletsKey } from '../api/getWallets'
+import '../wallet-info.css'
+
+/** Back where the visitor came from (often the checkout form), or home on a fresh tab. */
+function GoBackButton() {
+  const navigate = useNavigate()
+  const goBack = () => {
+    // React Router numbers its history entries; idx 0 means nothing of ours to go back to.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0
+    if (idx > 0) void navigate(-1)
+    else void navigate(paths.home)
+  }
+  return (
+    <button type="button" className="button button--primary" onClick={goBack}>
+      <span aria-hidden="true">←</span> Go Back
+    </button>
+  )
+}
+
+/** /wallet-info: which wallets to use, and how to give an ordinal address for the certificate. */
+export function WalletInfoRoute() {
+  const { data, error, isLoading, isValidating, mutate } = useSWR(walletsKey, getWallets)
+
+  let wallets
+  if (!data && (isLoading || isValidating)) wallets = <LoadingState label="Loading wallets…" />
+  else if (error || !data) {
+    wallets = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
+  } else {
+    wallets = (
+      <ul className="wallet-list">
+        {data.map((wallet) => (
+          <li key={wallet.name} className="card wallet-card">
+            <h3>{wallet.name}</h3>
+            <p className="muted">{wallet.description}</p>
+            <AvailableLink
+              href={wallet.link}
+              className="button button--ghost button--small"
+              ariaLabel={`Visit the ${wallet.name} website`}
+              disabledLabel="Link Coming Soon"
+            >
+              Visit website
+            </AvailableLink>
+          </li>
+        ))}
+      </ul>
+    )
+  }
+
+  return (
+    <>
+      <title>Wallet Guide · Dual Vote</title>
+      <PageHeader eyebrow="Wallet guide" title="Wallets and Your Ordinal Address">
+        <p>
+          You pay for the book in BSV from any wallet. To receive the certificate token that comes
+          with your copy, you also need an ordinal address.
+        </p>
+      </PageHeader>
+      <div className="container page narrow">
+        <p>
+          <GoBackButton />
+        </p>
+
+        <section className="wallet-section" aria-labelledby="wallets-title">
+          <h2 id="wallets-title">Recommended wallets</h2>
+          {wallets}
+        </section>
+
+        <section className="wallet-section" aria-labelledby="ordinal-title">
+          <h2 id="ordinal-title">Giving an ordinal address</h2>
+          <p>
+            An ordinal address is an ordinary BSV address that your wallet keeps for 1Sat Ordinals
+            tokens. Giving one at checkout is optional; if you do, a certificate token for your
+            copy of the book will be sent to it when it is issued.
+          </p>
+          <ol className="wallet-steps">
+            <li>Open a wallet that supports ordinals and find its ordinals (or tokens) section.</li>
+            <li>
+              Copy the receiving address shown there. It starts with <strong>1</strong>; a paymail
+              such as <strong>name@wallet.com</strong> also works.
+            </li>
+            <li>Paste it into the optional ordinal address field at checkout, and check it twice.</li>
+          </ol>
+          <div className="wallet-warning" role="note">
+            <strong>Use an address you control.</strong> Do not give an exchange deposit address: a
+            token sent there may never reach you, and a token sent to a wrong address cannot be
+            recovered.
+          </div>
+        </section>
+      </div>
+    </>
+  )
+}
+
+export const Component = WalletInfoRoute

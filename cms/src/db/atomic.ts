@@ -1,0 +1,167 @@
+import type { Client } from '@libsql/client'
+import type { Payload } from 'payload'
+
+import { slugs } from '../collections/slugs'
+
+/**
+ * The few writes that must be atomic under concurrency (two web processes, the worker), one
+ * function each, with one implementation per database engine: a single conditional
+ * `UPDATE ... RETURNING` on SQLite, a conditional `updateOne`/`findOneAndUpdate` on MongoDB.
+ * Everything else goes through Payload's Local API.
+ */
+
+export const ADDRESS_INDEX_COUNTER = 'address-index'
+
+type Engine = 'sqlite' | 'mongodb'
+
+function engineOf(payload: Payload): Engine {
+  return payload.db.name === 'mongoose' ? 'mongodb' : 'sqlite'
+}
+
+function sqlite(payload: Payload): Client {
+  const client = (payload.db as unknown as { client?: Client }).client
+  if (!client) throw new Error('The SQLite client is not connected.')
+  return client
+}
+
+// Mongoose models, typed just enough for the calls below.
+type MongoModel = {
+  findOneAndUpdate: (
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    options: Record<string, unknown>,
+  ) => { lean: () => Promise<Record<string, unknown> | null> }
+  updateOne: (filter: Record<string, unknown>, update: Record<string, unknown>) => Promise<{ modifiedCount: number }>
+  findOne: (filter: Record<string, unknown>) => { lean: () => Promise<Record<string, unknown> | null> }
+}
+
+function mongo(payload: Payload, slug: string): MongoModel {
+  const model = (payload.db as unknown as { collections: Record<string, MongoModel> }).collections[slug]
+  if (!model) throw new Error(`No MongoDB model for ${slug}.`)
+  return model
+}
+
+const nowIso = () => new Date().toISOString()
+
+/** Takes one copy off the shelf; false when none is left (or the product is not for sale). */
+export async function reserveStock({ payload, productId }: { payload: Payload; productId: string | number }): Promise<boolean> {
+  if (engineOf(payload) === 'mongodb') {
+    const doc = await mongo(payload, slugs.products)
+      .findOneAndUpdate(
+        { _id: productId, currentStock: { $gt: 0 }, isAvailable: { $ne: false }, deletedAt: null },
+        { $inc: { currentStock: -1 }, $set: { updatedAt: new Date() } },
+        { new: true },
+      )
+      .lean()
+    return doc !== null
+  }
+  const result = await sqlite(payload).execute({
+    sql: `UPDATE products SET current_stock = current_stock - 1, updated_at = ?
+          WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1
+          RETURNING current_stock`,
+    args: [nowIso(), Number(productId)],
+  })
+  return result.rows.length === 1
+}
+
+/**
+ * Puts an expired order's copy back, exactly once: the order's stockReleasedAt is set in the same
+ * atomic step, so a second call (a restarted worker, a second worker) changes nothing.
+ */
+export async function releaseReservedStock({
+  payload,
+  orderId,
+  productId,
+}: {
+  payload: Payload
+  orderId: string
+  productId: string | number
+}): Promise<boolean> {
+  const at = nowIso()
+  if (engineOf(payload) === 'mongodb') {
+    // The marker first: a crash between the two steps loses a copy for sale, never sells one twice.
+    const marked = await mongo(payload, slugs.orders).updateOne(
+      { _id: orderId, stockReleasedAt: null },
+      { $set: { stockReleasedAt: new Date(at) } },
+    )
+    if (marked.modifiedCount !== 1) return false
+    await mongo(payload, slugs.products).updateOne({ _id: productId }, { $inc: { currentStock: 1 } })
+    return true
+  }
+  const [product, order] = await sqlite(payload).batch(
+    [
+      {
+        sql: `UPDATE products SET current_stock = current_stock + 1, updated_at = ?
+              WHERE id = ? AND EXISTS (SELECT 1 FROM orders WHERE id = ? AND stock_released_at IS NULL)`,
+        args: [at, Number(productId), orderId],
+      },
+      {
+        sql: `UPDATE orders SET stock_released_at = ?, updated_at = ? WHERE id = ? AND stock_released_at IS NULL`,
+        args: [at, at, orderId],
+      },
+    ],
+    'write',
+  )
+  return (order?.rowsAffected ?? 0) === 1 && (product?.rowsAffected ?? 0) === 1
+}
+
+/** Claims the next BIP32 index (0/n) for a payment address. Never returns the same n twice. */
+export async function claimAddressIndex({ payload }: { payload: Payload }): Promise<number> {
+  if (engineOf(payload) === 'mongodb') {
+    const doc = await mongo(payload, slugs.counters)
+      .findOneAndUpdate(
+        { name: ADDRESS_INDEX_COUNTER },
+        { $inc: { value: 1 }, $setOnInsert: { createdAt: new Date() }, $set: { updatedAt: new Date() } },
+        { new: true, upsert: true },
+      )
+      .lean()
+    return Number(doc?.value) - 1
+  }
+  const at = nowIso()
+  const result = await sqlite(payload).execute({
+    sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, 1, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET value = value + 1, updated_at = excluded.updated_at
+          RETURNING value`,
+    args: [ADDRESS_INDEX_COUNTER, at, at],
+  })
+  return Number(result.rows[0]?.value) - 1
+}
+
+export type DownloadUse =
+  | { ok: true; tokenId: string | number; orderId: string; productId: string | number }
+  | { ok: false; reason: 'unknown' | 'expired' | 'used-up' }
+
+/** Consumes one use of a download token; concurrent requests can never exceed maxUses. */
+export async function consumeDownloadUse({ payload, tokenHash }: { payload: Payload; tokenHash: string }): Promise<DownloadUse> {
+  const now = new Date()
+  if (engineOf(payload) === 'mongodb') {
+    const model = mongo(payload, slugs.downloadTokens)
+    const doc = await model
+      .findOneAndUpdate(
+        { tokenHash, expiresAt: { $gt: now }, $expr: { $lt: ['$uses', '$maxUses'] } },
+        { $inc: { uses: 1 } },
+        { new: true },
+      )
+      .lean()
+    if (doc) return { ok: true, tokenId: String(doc._id), orderId: String(doc.order), productId: String(doc.product) }
+    const existing = await model.findOne({ tokenHash }).lean()
+    if (!existing) return { ok: false, reason: 'unknown' }
+    return { ok: false, reason: new Date(String(existing.expiresAt)) <= now ? 'expired' : 'used-up' }
+  }
+  const client = sqlite(payload)
+  const result = await client.execute({
+    sql: `UPDATE download_tokens SET uses = uses + 1, updated_at = ?
+          WHERE token_hash = ? AND uses < max_uses AND expires_at > ?
+          RETURNING id, order_id, product_id`,
+    args: [now.toISOString(), tokenHash, now.toISOString()],
+  })
+  const row = result.rows[0]
+  if (row) return { ok: true, tokenId: Number(row.id), orderId: String(row.order_id), productId: Number(row.product_id) }
+  const existing = await client.execute({
+    sql: 'SELECT expires_at FROM download_tokens WHERE token_hash = ?',
+    args: [tokenHash],
+  })
+  const found = existing.rows[0]
+  if (!found) return { ok: false, reason: 'unknown' }
+  return { ok: false, reason: String(found.expires_at) <= now.toISOString() ? 'expired' : 'used-up' }
+}

@@ -1,0 +1,60 @@
+import type { Payload } from 'payload'
+import { AuthenticationError, LockedAuth } from 'payload'
+
+import { slugs } from '../../collections/slugs'
+import type { FieldError } from './fieldErrors'
+import type { StaffUser } from './staffSession'
+
+export const MIN_PASSWORD_LENGTH = 8
+
+export type ChangePasswordResult = { ok: true } | { ok: false; status: 400 | 423; errors: FieldError[] }
+
+/**
+ * Changes the signed-in admin's password after checking the current one with Payload's login
+ * (so guessing it here counts towards the lockout too). Every other session of this account
+ * ends: whoever knew the old password is signed out.
+ */
+export async function changeAdminPassword({
+  payload,
+  user,
+  currentPassword,
+  newPassword,
+}: {
+  payload: Payload
+  user: StaffUser
+  currentPassword: string
+  newPassword: string
+}): Promise<ChangePasswordResult> {
+  try {
+    await payload.login({ collection: slugs.staff, data: { email: user.email, password: currentPassword } })
+  } catch (error) {
+    if (error instanceof LockedAuth) {
+      return {
+        ok: false,
+        status: 423,
+        errors: [{ path: 'currentPassword', msg: 'Too many failed attempts: this account is locked for 15 minutes.' }],
+      }
+    }
+    if (error instanceof AuthenticationError) {
+      return { ok: false, status: 400, errors: [{ path: 'currentPassword', msg: 'Current password is incorrect.' }] }
+    }
+    throw error
+  }
+  if (newPassword === currentPassword) {
+    return { ok: false, status: 400, errors: [{ path: 'newPassword', msg: 'The new password must differ from the current one.' }] }
+  }
+
+  await payload.update({ collection: slugs.staff, id: user.id, data: { password: newPassword } })
+  await keepOnlySession({ payload, userId: user.id, sid: user._sid })
+  return { ok: true }
+}
+
+async function keepOnlySession({ payload, userId, sid }: { payload: Payload; userId: number | string; sid?: string }) {
+  const doc = (await payload.db.findOne({ collection: slugs.staff, where: { id: { equals: userId } } })) as
+    | (Record<string, unknown> & { sessions?: { id: string }[] })
+    | null
+  if (!doc) return
+  doc.sessions = (doc.sessions ?? []).filter((session) => sid !== undefined && session.id === sid)
+  doc.updatedAt = null
+  await payload.db.updateOne({ collection: slugs.staff, id: userId, data: doc, returning: false })
+}

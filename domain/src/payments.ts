@@ -1,0 +1,139 @@
+import { z } from 'zod'
+
+import type { OrderStatus } from './order-status'
+
+/**
+ * Payment contracts of the public API (spec sections 3 and 7) and the rule that derives an
+ * order's status from the payments recorded for it. No I/O: the worker feeds it facts.
+ */
+
+export const createOrderRequestSchema = z.object({
+  productId: z.union([z.string().trim().min(1), z.number()]).transform((v) => String(v)),
+  userEmail: z.string().trim().min(1, 'Please enter a valid email address.').max(254),
+  tokenAddress: z
+    .string()
+    .nullish()
+    .transform((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)),
+  shippingName: z.string().trim().max(200).nullish(),
+  shippingAddressLine1: z.string().trim().max(300).nullish(),
+  shippingAddressLine2: z.string().trim().max(300).nullish(),
+  shippingCity: z.string().trim().max(200).nullish(),
+  shippingStateProvince: z.string().trim().max(200).nullish(),
+  shippingPostalCode: z.string().trim().max(40).nullish(),
+  shippingCountry: z.string().trim().max(100).nullish(),
+  shippingPhone: z.string().trim().max(60).nullish(),
+})
+export type CreateOrderRequest = z.infer<typeof createOrderRequestSchema>
+
+export const createOrderResponseSchema = z.union([
+  z.object({ success: z.literal(true), orderId: z.string() }),
+  z.object({ success: z.literal(false), error: z.string() }),
+])
+export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>
+
+export const orderInfoSchema = z.object({
+  currentStatus: z.string(),
+  txid: z.string().nullable(),
+  gatewayExpiresAt: z.string(),
+  paymentAddress: z.string(),
+  amountBSV: z.string().regex(/^\d+\.\d{8}$/),
+  productName: z.string(),
+  productType: z.enum(['PDF', 'PHYSICAL']),
+})
+export type OrderInfo = z.infer<typeof orderInfoSchema>
+
+export const paymentStatusSchema = z.object({
+  status: z.string(),
+  txid: z.string().nullable(),
+  downloadUrl: z.string().nullable(),
+})
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>
+
+export const bsvPriceSchema = z.object({ rate: z.number().positive() })
+export type BsvPrice = z.infer<typeof bsvPriceSchema>
+
+export const shopConfigSchema = z.object({
+  testMode: z.boolean(),
+  explorerTxUrl: z.string(),
+  network: z.enum(['main', 'test']),
+})
+export type ShopConfig = z.infer<typeof shopConfigSchema>
+
+export const testModePayRequestSchema = z.object({
+  amountBSV: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d{1,8})?$/, 'amountBSV must be a BSV amount with at most 8 decimals.')
+    .optional(),
+})
+export const testModePayResponseSchema = z.object({ txid: z.string() })
+export const testModeMineResponseSchema = z.object({ height: z.number().int() })
+
+/** "0.00012345" (at most 8 decimals) to integer satoshis, without floats. */
+export function bsvToSatoshis(amountBSV: string): number {
+  const text = amountBSV.trim()
+  if (!/^\d+(\.\d{1,8})?$/.test(text)) throw new RangeError(`Not a BSV amount: ${amountBSV}`)
+  const [whole = '0', fraction = ''] = text.split('.')
+  const sats = BigInt(whole) * 100_000_000n + BigInt(fraction.padEnd(8, '0'))
+  if (sats > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`BSV amount too large: ${amountBSV}`)
+  return Number(sats)
+}
+
+/** One payment recorded for an order (one outpoint). */
+export type RecordedPayment = {
+  satoshis: number
+  /** Confirmations now; 0 while in the mempool. */
+  confirmations: number
+  /** Seen after the order had expired. */
+  late: boolean
+}
+
+export type OrderPaymentFacts = {
+  status: OrderStatus
+  amountSatoshiExpected: number
+  payments: readonly RecordedPayment[]
+  expiresAt: Date
+  now: Date
+  confirmationsRequired: number
+}
+
+export type OrderPaymentState = {
+  /** The status the payments and the clock call for (before fulfilment). */
+  status: OrderStatus
+  received: number
+  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
+}
+
+/**
+ * The BTCPay model: on-time payments count towards the amount due; the order is PAID once the
+ * on-time payments with enough confirmations cover it, PAYMENT_DETECTED while they cover it
+ * unconfirmed, UNDERPAID while less arrived, EXPIRED at expiry without the full amount.
+ * Late payments never revive an expired order: they are flagged. Statuses past payment
+ * (PAID and later, EXPIRED) are kept: this rule only ever moves an order forward.
+ */
+export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentState {
+  const { payments, amountSatoshiExpected: due } = facts
+  const received = payments.reduce((sum, p) => sum + p.satoshis, 0)
+  const onTime = payments.filter((p) => !p.late)
+  const onTimeTotal = onTime.reduce((sum, p) => sum + p.satoshis, 0)
+  const confirmedOnTime = onTime
+    .filter((p) => p.confirmations >= facts.confirmationsRequired)
+    .reduce((sum, p) => sum + p.satoshis, 0)
+
+  let status: OrderStatus = facts.status
+  if (status === 'AWAITING_PAYMENT' || status === 'UNDERPAID' || status === 'PAYMENT_DETECTED') {
+    if (onTimeTotal >= due) status = confirmedOnTime >= due ? 'PAID' : 'PAYMENT_DETECTED'
+    else if (facts.now.getTime() >= facts.expiresAt.getTime()) status = 'EXPIRED'
+    else if (onTimeTotal > 0) status = 'UNDERPAID'
+  }
+
+  return {
+    status,
+    received,
+    flags: {
+      paidLate: payments.some((p) => p.late),
+      paidPartial: received > 0 && onTimeTotal < due,
+      paidOver: received > due,
+    },
+  }
+}

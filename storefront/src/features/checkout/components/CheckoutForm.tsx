@@ -1,0 +1,182 @@
+import { useState } from 'react'
+import type { FormEvent } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
+import { toast } from 'react-toastify'
+
+import { paths } from '@/config/paths'
+
+import { createOrder } from '../api/create-order'
+import type { CreateOrderRequest, ShippingDetails } from '../api/create-order'
+import type { CheckoutProduct } from '../types'
+import { ShippingFields } from './ShippingFields'
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const EMPTY_SHIPPING: ShippingDetails = {
+  shippingName: '',
+  shippingAddressLine1: '',
+  shippingAddressLine2: '',
+  shippingCity: '',
+  shippingStateProvince: '',
+  shippingPostalCode: '',
+  shippingCountry: '',
+  shippingPhone: '',
+}
+
+type FieldErrors = { userEmail?: string }
+
+/** Contact details, shipping (PHYSICAL only), the terms, and 'Proceed to Payment' (spec sections 2, 5). */
+export function CheckoutForm({ product }: { product: CheckoutProduct }) {
+  const navigate = useNavigate()
+  const [userEmail, setUserEmail] = useState('')
+  const [tokenAddress, setTokenAddress] = useState('')
+  const [shipping, setShipping] = useState<ShippingDetails>(EMPTY_SHIPPING)
+  const [agreed, setAgreed] = useState(false)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [generalError, setGeneralError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const isPhysical = product.type === 'PHYSICAL'
+
+  // Editing a field clears its own error and the general error.
+  const edited = (field?: keyof FieldErrors) => {
+    if (field && errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
+    if (generalError) setGeneralError(null)
+  }
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (busy) return
+    const email = userEmail.trim()
+    if (!email || !EMAIL_PATTERN.test(email)) {
+      setErrors({ userEmail: 'Please enter a valid email address.' })
+      toast.error('Please correct the errors on the form.')
+      return
+    }
+    if (!agreed) {
+      toast.error('You must agree to the Terms of Use and Privacy Policy.')
+      return
+    }
+    const token = tokenAddress.trim()
+    const body: CreateOrderRequest = {
+      productId: product.id,
+      userEmail: email,
+      tokenAddress: token === '' ? null : token,
+      ...(isPhysical ? shipping : {}),
+    }
+    setBusy(true)
+    setGeneralError(null)
+    try {
+      const result = await createOrder(body)
+      if (result?.success && result.orderId !== undefined && result.orderId !== null) {
+        navigate(paths.pay(String(result.orderId)))
+        return
+      }
+      const message = result?.error || 'Failed to create order.'
+      setGeneralError(message)
+      toast.error(message)
+    } catch (error) {
+      const message = (error instanceof Error && error.message) || 'Failed to create order.'
+      setGeneralError(message)
+      toast.error(message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="checkout-form" onSubmit={onSubmit} aria-labelledby="checkout-title">
+      <fieldset className="card checkout-fieldset" disabled={busy}>
+        <legend>Contact details</legend>
+        <div className="form-field">
+          <label htmlFor="userEmail">
+            Email address<span aria-hidden="true"> *</span>
+          </label>
+          {/* type=text so the spec's own message is shown rather than the browser's bubble */}
+          <input
+            id="userEmail"
+            name="userEmail"
+            type="text"
+            inputMode="email"
+            autoComplete="email"
+            aria-required="true"
+            aria-invalid={errors.userEmail ? true : undefined}
+            aria-describedby={errors.userEmail ? 'userEmail-error' : 'userEmail-hint'}
+            value={userEmail}
+            onChange={(event) => {
+              setUserEmail(event.target.value)
+              edited('userEmail')
+            }}
+          />
+          {errors.userEmail ? (
+            <p id="userEmail-error" className="form-error">
+              {errors.userEmail}
+            </p>
+          ) : (
+            <p id="userEmail-hint" className="form-hint">
+              We send your order confirmation{product.type === 'PDF' ? ' and download link' : ''} here.
+            </p>
+          )}
+        </div>
+        <div className="form-field">
+          <label htmlFor="tokenAddress">Token / ordinal address (optional)</label>
+          <input
+            id="tokenAddress"
+            name="tokenAddress"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="tokenAddress-hint"
+            value={tokenAddress}
+            onChange={(event) => {
+              setTokenAddress(event.target.value)
+              edited()
+            }}
+          />
+          <p id="tokenAddress-hint" className="form-hint">
+            A paymail or a 1… address where you can receive a future certificate token.{' '}
+            <Link to={paths.walletInfo}>What is an ordinal address?</Link>
+          </p>
+        </div>
+      </fieldset>
+
+      {isPhysical ? (
+        <ShippingFields
+          values={shipping}
+          disabled={busy}
+          onChange={(name, value) => {
+            setShipping((current) => ({ ...current, [name]: value }))
+            edited()
+          }}
+        />
+      ) : null}
+
+      <div className="checkout-terms">
+        <input
+          id="agreeTerms"
+          name="agreeTerms"
+          type="checkbox"
+          checked={agreed}
+          disabled={busy}
+          onChange={(event) => {
+            setAgreed(event.target.checked)
+            edited()
+          }}
+        />
+        <label htmlFor="agreeTerms">
+          I agree to the <Link to={paths.terms}>Terms of Use</Link> and the <Link to={paths.privacy}>Privacy Policy</Link>.
+        </label>
+      </div>
+
+      {generalError ? (
+        <p className="form-error form-error--general" role="alert">
+          {generalError}
+        </p>
+      ) : null}
+
+      <button type="submit" className="button button--accent checkout-submit" disabled={busy}>
+        {busy ? 'Processing...' : 'Proceed to Payment'}
+      </button>
+      <p className="muted checkout-note">Purchases are final and paid in BSV. You will see the payment address next.</p>
+    </form>
+  )
+}

@@ -1,0 +1,19 @@
+import { api } from '@/lib/api-client'
+
+/** Order info for the pay screen (spec section 3). */
+export type OrderInfo = {
+  currentStatus: string
+  txid: string | null
+  gatewayExpiresAt: string
+  paymentAddress: string
+  amountBSV: string
+  productName: string
+  productType: 'PDF' | 'PHYSICAL'
+}
+
+export function getOrderInfo(orderId: string): Promise<OrderInfo> {
+  return api.get<OrderInfo>(
+    `/api/orders/${encodeURIComponent(orderId)}/info`,
+    'Failed to fetch order details for payment.',
+  )
+}
