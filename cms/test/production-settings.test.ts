@@ -1,4 +1,8 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
@@ -70,4 +74,62 @@ describe('production start-up', () => {
     expect(loadEnv({ DATABASE_URI: 'mongodb+srv://cluster.example/shop' }).databaseEngine).toBe('mongodb')
     expect(() => loadEnv({ DATABASE_URI: 'postgres://nope' })).toThrow(EnvError)
   })
+})
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+describe('production database', () => {
+  it('creates a fresh SQLite database from the migrations (no schema push) and serves the API', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-prod-'))
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import', 'tsx', fromRoot('cms/src/server/main.ts')], {
+      cwd: fromRoot('cms'),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
+        PAYLOAD_SECRET: 'p'.repeat(40),
+        BSV_XPUB: 'xpub-of-the-owner',
+        CHAIN_SOURCE: 'whatsonchain',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'warn',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    try {
+      await expect
+        .poll(
+          async () => {
+            if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output}`)
+            return fetch(`http://127.0.0.1:${port}/api/products`).then(
+              (r) => r.status,
+              () => 0,
+            )
+          },
+          { timeout: 90_000, interval: 250 },
+        )
+        .toBe(200)
+      const products = await (await fetch(`http://127.0.0.1:${port}/api/products`)).json()
+      expect(products).toEqual([])
+      const hsts = (await fetch(`http://127.0.0.1:${port}/store`)).headers.get('strict-transport-security')
+      expect(hsts).toContain('max-age=')
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -1,8 +1,9 @@
-import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-sqlite'
+import * as migration_20261121_122408_initial from './20261121_122408_initial';
 
-// Replaced by `npm run migrate:create -w cms`, which lists every SQLite migration here.
-export const migrations: {
-  name: string
-  up: (args: MigrateUpArgs) => Promise<void>
-  down: (args: MigrateDownArgs) => Promise<void>
-}[] = []
+export const migrations = [
+  {
+    up: migration_20261121_122408_initial.up,
+    down: migration_20261121_122408_initial.down,
+    name: '20261121_122408_initial'
+  },
+];
