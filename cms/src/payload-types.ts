@@ -72,6 +72,7 @@ export interface Config {
     payments: Payment;
     'download-tokens': DownloadToken;
     counters: Counter;
+    'email-outbox': EmailOutbox;
     media: Media;
     'digital-files': DigitalFile;
     documents: Document;
@@ -94,6 +95,7 @@ export interface Config {
     payments: PaymentsSelect<false> | PaymentsSelect<true>;
     'download-tokens': DownloadTokensSelect<false> | DownloadTokensSelect<true>;
     counters: CountersSelect<false> | CountersSelect<true>;
+    'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
     'digital-files': DigitalFilesSelect<false> | DigitalFilesSelect<true>;
     documents: DocumentsSelect<false> | DocumentsSelect<true>;
@@ -323,6 +325,7 @@ export interface Payment {
 export interface DownloadToken {
   id: number;
   tokenHash: string;
+  tokenSealed: string;
   order: string | Order;
   product: number | Product;
   expiresAt: string;
@@ -339,6 +342,24 @@ export interface Counter {
   id: number;
   name: string;
   value: number;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "email-outbox".
+ */
+export interface EmailOutbox {
+  id: number;
+  key: string;
+  kind: 'order-created' | 'order-paid' | 'order-shipped';
+  order: string | Order;
+  to: string;
+  status: 'pending' | 'sent';
+  attempts: number;
+  nextAttemptAt: string;
+  lastError?: string | null;
+  sentAt?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -477,6 +498,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'counters';
         value: number | Counter;
+      } | null)
+    | ({
+        relationTo: 'email-outbox';
+        value: number | EmailOutbox;
       } | null)
     | ({
         relationTo: 'media';
@@ -633,6 +658,7 @@ export interface PaymentsSelect<T extends boolean = true> {
  */
 export interface DownloadTokensSelect<T extends boolean = true> {
   tokenHash?: T;
+  tokenSealed?: T;
   order?: T;
   product?: T;
   expiresAt?: T;
@@ -648,6 +674,23 @@ export interface DownloadTokensSelect<T extends boolean = true> {
 export interface CountersSelect<T extends boolean = true> {
   name?: T;
   value?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "email-outbox_select".
+ */
+export interface EmailOutboxSelect<T extends boolean = true> {
+  key?: T;
+  kind?: T;
+  order?: T;
+  to?: T;
+  status?: T;
+  attempts?: T;
+  nextAttemptAt?: T;
+  lastError?: T;
+  sentAt?: T;
   updatedAt?: T;
   createdAt?: T;
 }

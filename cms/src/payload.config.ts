@@ -6,6 +6,7 @@ import { resolvePayloadSecret } from './bootstrap/secret'
 import { Counters } from './collections/Counters'
 import { DigitalFiles } from './collections/DigitalFiles'
 import { Documents } from './collections/Documents'
+import { EmailOutbox } from './collections/EmailOutbox'
 import { DownloadTokens } from './collections/DownloadTokens'
 import { Media } from './collections/Media'
 import { Orders } from './collections/Orders'
@@ -40,6 +41,7 @@ export default buildConfig({
     Payments,
     DownloadTokens,
     Counters,
+    EmailOutbox,
     Media,
     DigitalFiles,
     Documents,

@@ -35,7 +35,9 @@ describe('the site shell in Chromium', () => {
   it('shows the 404 page with a link home for an unknown route', async () => {
     const { context, page } = await newPage(browser)
     await page.goto('/no-such-page')
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('404 Page Not Found')
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('404 Page Not Found')
     await page.getByRole('link', { name: /homepage/i }).click()
     await page.waitForURL((url) => url.pathname === '/')
     await context.close()

@@ -2,9 +2,15 @@ import express, { Router } from 'express'
 import type { ErrorRequestHandler } from 'express'
 import type { Payload } from 'payload'
 
+import { env } from '../config/runtime'
 import type { Logger } from '../server/logger'
+import { adminRouter } from './admin'
+import { bsvPriceRouter } from './bsv-price'
 import { contentRouter } from './content'
+import { ordersRouter } from './orders'
 import { productsRouter } from './products'
+import { shopConfigRouter } from './shop-config'
+import { testModeRouter } from './test-mode'
 
 /**
  * The spec's /api. Body parsers live here only: mounted globally they would consume the
@@ -18,8 +24,13 @@ export function apiRouter({ payload, logger }: { payload: Payload; logger: Logge
     next()
   })
 
+  router.use('/admin', adminRouter({ payload, logger, publicUrl: env.publicUrl }))
   router.use('/products', productsRouter({ payload }))
   router.use(contentRouter({ payload }))
+  router.use('/bsv-price', bsvPriceRouter({ logger }))
+  router.use('/orders', ordersRouter({ payload, logger }))
+  router.use('/shop-config', shopConfigRouter())
+  router.use('/test-mode', testModeRouter({ payload, logger }))
 
   router.use((_req, res) => {
     res.status(404).json({ error: 'Not found.' })

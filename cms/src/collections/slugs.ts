@@ -11,6 +11,7 @@ export const slugs = {
   timeline: 'timeline',
   counters: 'counters',
   payments: 'payments',
+  emailOutbox: 'email-outbox',
 } as const
 
 export const globalSlugs = {

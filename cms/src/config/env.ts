@@ -53,6 +53,10 @@ const schema = z.object({
   MONITORING_WINDOW_HOURS: intFrom(24, 0),
   DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
   DOWNLOAD_MAX_USES: intFrom(5, 1),
+  WOC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
+  WORKER_FAST_POLL_MS: intFrom(500, 50),
+  WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
+  ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
 
   SMTP_HOST: optionalText,
   SMTP_PORT: intFrom(587, 1),
@@ -98,6 +102,13 @@ export type Env = {
   monitoringWindowHours: number
   downloadTokenTtlHours: number
   downloadMaxUses: number
+  /** Requests per second to WhatsOnChain: 3 without a key (the free tier), 10 with one, 50 for the simulator. */
+  wocMaxRequestsPerSecond: number
+  /** Poll interval for orders younger than 15 minutes, and for older ones. */
+  workerFastPollMs: number
+  workerSlowPollMs: number
+  /** Order creations allowed per client per minute. */
+  orderCreateRateLimit: number
   smtp: { host: string | undefined; port: number; user: string | undefined; pass: string | undefined; from: string }
   demoAdmin: { email: string; password: string | undefined }
   seed: 'auto' | 'never'
@@ -147,6 +158,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(['DATABASE_URI must be a mongodb:// URI or a file: path for SQLite.'])
   }
   const dataDir = fromRoot(e.DATA_DIR)
+  const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -164,8 +176,14 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     documentsDir: e.DOCUMENTS_DIR ? fromRoot(e.DOCUMENTS_DIR) : `${dataDir}/documents`,
     bsvNetwork: e.BSV_NETWORK,
     bsvXpub: e.BSV_XPUB ?? TEST_XPUB,
-    chainSource: e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator'),
-    wocApiUrl: (e.WOC_API_URL ?? `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`).replace(/\/$/, ''),
+    chainSource,
+    // In test mode the real WhatsOnChain client talks to the local simulator.
+    wocApiUrl: (
+      e.WOC_API_URL ??
+      (chainSource === 'simulator'
+        ? `http://127.0.0.1:${e.SIMULATOR_PORT}/v1/bsv/${e.BSV_NETWORK}`
+        : `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`)
+    ).replace(/\/$/, ''),
     wocApiKey: e.WOC_API_KEY,
     simulatorPort: e.SIMULATOR_PORT,
     explorerTxUrl: e.EXPLORER_TX_URL,
@@ -179,6 +197,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
     downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
     downloadMaxUses: e.DOWNLOAD_MAX_USES,
+    wocMaxRequestsPerSecond:
+      e.WOC_MAX_REQUESTS_PER_SECOND ?? (chainSource === 'simulator' ? 50 : e.WOC_API_KEY ? 10 : 3),
+    workerFastPollMs: e.WORKER_FAST_POLL_MS,
+    workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
+    orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
     smtp: { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS, from: e.SMTP_FROM },
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,

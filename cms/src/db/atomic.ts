@@ -165,3 +165,15 @@ export async function consumeDownloadUse({ payload, tokenHash }: { payload: Payl
   if (!found) return { ok: false, reason: 'unknown' }
   return { ok: false, reason: String(found.expires_at) <= now.toISOString() ? 'expired' : 'used-up' }
 }
+
+/** Gives back a copy reserved for an order that was never stored (order creation failed). */
+export async function returnUnusedReservation({ payload, productId }: { payload: Payload; productId: string | number }): Promise<void> {
+  if (engineOf(payload) === 'mongodb') {
+    await mongo(payload, slugs.products).updateOne({ _id: productId }, { $inc: { currentStock: 1 } })
+    return
+  }
+  await sqlite(payload).execute({
+    sql: 'UPDATE products SET current_stock = current_stock + 1, updated_at = ? WHERE id = ?',
+    args: [nowIso(), Number(productId)],
+  })
+}

@@ -7,6 +7,7 @@ import { pinoHttp } from 'pino-http'
 import type { Payload } from 'payload'
 
 import { apiRouter } from '../api'
+import { downloadRouter } from '../api/download'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import type { Logger } from './logger'
@@ -67,6 +68,7 @@ export function createApp({ payload, env, logger, nextHandler, storefrontDir = d
   })
 
   app.use('/api', storefrontCsp, apiRouter({ payload, logger }))
+  app.use('/download', storefrontCsp, downloadRouter({ payload, logger }))
 
   // Public uploads: book covers and the documents editors publish (papers, public key).
   const staticOptions = { fallthrough: false, index: false, dotfiles: 'deny' as const, maxAge: '1h' }

@@ -13,6 +13,14 @@ export const DownloadTokens: CollectionConfig = {
   access: { read: isAdmin, create: () => false, update: isAdmin, delete: () => false },
   fields: [
     { name: 'tokenHash', type: 'text', required: true, unique: true, admin: { readOnly: true } },
+    {
+      name: 'tokenSealed',
+      type: 'text',
+      required: true,
+      admin: { hidden: true },
+      // AES-256-GCM with a key derived from PAYLOAD_SECRET: lets the holder of the order id see
+      // the link on the pay screen and in the paid e-mail, without a readable token at rest.
+    },
     { name: 'order', type: 'relationship', relationTo: slugs.orders, required: true, index: true },
     { name: 'product', type: 'relationship', relationTo: slugs.products, required: true },
     { name: 'expiresAt', type: 'date', required: true },

@@ -44,17 +44,12 @@ export async function changeAdminPassword({
     return { ok: false, status: 400, errors: [{ path: 'newPassword', msg: 'The new password must differ from the current one.' }] }
   }
 
-  await payload.update({ collection: slugs.staff, id: user.id, data: { password: newPassword } })
-  await keepOnlySession({ payload, userId: user.id, sid: user._sid })
+  // Acting as the admin keeps this session alive; Payload ends every other one of the account.
+  await payload.update({
+    collection: slugs.staff,
+    id: user.id,
+    data: { password: newPassword },
+    user: { ...user, collection: slugs.staff },
+  })
   return { ok: true }
-}
-
-async function keepOnlySession({ payload, userId, sid }: { payload: Payload; userId: number | string; sid?: string }) {
-  const doc = (await payload.db.findOne({ collection: slugs.staff, where: { id: { equals: userId } } })) as
-    | (Record<string, unknown> & { sessions?: { id: string }[] })
-    | null
-  if (!doc) return
-  doc.sessions = (doc.sessions ?? []).filter((session) => sid !== undefined && session.id === sid)
-  doc.updatedAt = null
-  await payload.db.updateOne({ collection: slugs.staff, id: userId, data: doc, returning: false })
 }

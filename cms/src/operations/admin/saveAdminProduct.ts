@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { Payload } from 'payload'
+import { ValidationError } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { AdminProduct } from './adminProduct'
@@ -59,25 +60,31 @@ export async function saveAdminProduct({
   if (!parsed.success || errors.length > 0) return { ok: false, status: 400, errors }
   const input = parsed.data
 
-  const coverDoc = cover
-    ? await payload.create({
+  // Payload checks the files again (a PDF's structure, for one): its refusal is the field's error.
+  let digitalDoc: { id: number } | undefined
+  let coverDoc: { id: number } | undefined
+  try {
+    if (digital) {
+      const stem = path.basename(digital.originalName, path.extname(digital.originalName))
+      digitalDoc = await storeFile({ payload, collection: slugs.digitalFiles, file: digital, name: safeFileName(stem, digital.ext) })
+    }
+    if (cover) {
+      coverDoc = await storeFile({
+        payload,
         collection: slugs.media,
-        data: { alt: `Cover of ${input.name}` },
-        file: { data: cover.data, mimetype: cover.mimetype, name: safeFileName(`${input.name}-cover`, cover.ext), size: cover.size },
+        file: cover,
+        name: safeFileName(`${input.name}-cover`, cover.ext),
+        alt: `Cover of ${input.name}`,
       })
-    : undefined
-  const digitalDoc = digital
-    ? await payload.create({
-        collection: slugs.digitalFiles,
-        data: {},
-        file: {
-          data: digital.data,
-          mimetype: digital.mimetype,
-          name: safeFileName(path.basename(digital.originalName, path.extname(digital.originalName)), digital.ext),
-          size: digital.size,
-        },
-      })
-    : undefined
+    }
+  } catch (error) {
+    if (digitalDoc) await payload.delete({ collection: slugs.digitalFiles, id: digitalDoc.id })
+    if (!(error instanceof ValidationError)) throw error
+    const path = digitalDoc || !digital ? 'coverImageFile' : 'digitalFile'
+    const msg =
+      path === 'digitalFile' ? 'Digital file is not a readable PDF or EPUB file.' : 'Cover image is not a readable image.'
+    return { ok: false, status: 400, errors: [{ path, msg }] }
+  }
 
   const data = {
     name: input.name,
@@ -95,4 +102,23 @@ export async function saveAdminProduct({
       ? await payload.create({ collection: slugs.products, data, depth: 1 })
       : await payload.update({ collection: slugs.products, id, data, depth: 1 })
   return { ok: true, product: toAdminProduct(saved) }
+}
+
+async function storeFile({
+  payload,
+  collection,
+  file,
+  name,
+  alt,
+}: {
+  payload: Payload
+  collection: typeof slugs.media | typeof slugs.digitalFiles
+  file: CheckedFile
+  name: string
+  alt?: string
+}): Promise<{ id: number }> {
+  const upload = { data: file.data, mimetype: file.mimetype, name, size: file.size }
+  return collection === slugs.media
+    ? payload.create({ collection, data: { alt }, file: upload })
+    : payload.create({ collection, data: {}, file: upload })
 }

@@ -11,15 +11,20 @@ const VERSION_BYTE: Record<BsvNetwork, number> = { main: 0x00, test: 0x6f }
 
 const hdCache = new Map<string, HD>()
 
-/** The P2PKH address at BIP32 path m/0/index of the xpub, rendered for the network. */
-export function deriveOrderAddress({ xpub, index, network }: { xpub: string; index: number; network: BsvNetwork }): string {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`Not an address index: ${index}`)
+/** The P2PKH address of the xpub's public child at a non-hardened path such as m/0/7. */
+export function deriveP2PKHAddress({ xpub, path, network }: { xpub: string; path: string; network: BsvNetwork }): string {
   let root = hdCache.get(xpub)
   if (!root) {
     root = HD.fromString(xpub)
     hdCache.set(xpub, root)
   }
-  return root.derive(`m/0/${index}`).pubKey.toAddress(network === 'main' ? 'mainnet' : 'testnet')
+  return root.derive(path).pubKey.toAddress(network === 'main' ? 'mainnet' : 'testnet')
+}
+
+/** The payment address of an order: BIP32 path m/0/index of the owner's xpub (receive chain). */
+export function deriveOrderAddress({ xpub, index, network }: { xpub: string; index: number; network: BsvNetwork }): string {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`Not an address index: ${index}`)
+  return deriveP2PKHAddress({ xpub, path: `m/0/${index}`, network })
 }
 
 /** The network of a valid P2PKH address (base58check, 20-byte hash), or null. */

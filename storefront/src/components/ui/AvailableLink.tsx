@@ -9,8 +9,8 @@ type AvailableLinkProps = {
   /** What a disabled link says instead (for example 'Link Coming Soon'). */
   disabledLabel?: ReactNode
   className?: string
-  /** Extra accessible text, e.g. the paper the link belongs to. */
-  ariaLabel?: string
+  /** Words only screen readers hear, after the visible text: which paper, which language. */
+  srContext?: string
   download?: boolean
 }
 
@@ -25,18 +25,14 @@ export function AvailableLink({
   children,
   disabledLabel,
   className = 'button button--ghost',
-  ariaLabel,
+  srContext,
   download,
 }: AvailableLinkProps) {
   if (!isAvailableLink(href)) {
     return (
-      <span
-        className={`${className} is-disabled`}
-        role="link"
-        aria-disabled="true"
-        aria-label={ariaLabel ? `${ariaLabel} (not available yet)` : undefined}
-      >
+      <span className={`${className} is-disabled`} role="link" aria-disabled="true">
         {disabledLabel ?? children}
+        {srContext ? <span className="visually-hidden">{` ${srContext}`}</span> : null}
       </span>
     )
   }
@@ -45,11 +41,11 @@ export function AvailableLink({
     <a
       className={className}
       href={href}
-      aria-label={ariaLabel}
       download={download || undefined}
       {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
     >
       {children}
+      {srContext ? <span className="visually-hidden">{` ${srContext}`}</span> : null}
       {external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
     </a>
   )

@@ -2,13 +2,20 @@ import { FINAL_PAY_SCREEN_STATUSES, isOrderStatus } from '@shop/domain'
 import type { OrderStatus } from '@shop/domain'
 
 /** Statuses at which the countdown reaching 0 does not expire the invoice locally (spec section 4). */
-const KEEPS_STATUS_AT_ZERO: readonly OrderStatus[] = ['PAID', 'PROCESSING_DELIVERY', 'EXPIRED', 'UNDERPAID']
+const KEEPS_STATUS_AT_ZERO: readonly OrderStatus[] = [
+  'PAID',
+  'PROCESSING_DELIVERY',
+  'EXPIRED',
+  'UNDERPAID',
+]
 
-export const toOrderStatus = (value: unknown): OrderStatus => (isOrderStatus(value) ? value : 'AWAITING_PAYMENT')
+export const toOrderStatus = (value: unknown): OrderStatus =>
+  isOrderStatus(value) ? value : 'AWAITING_PAYMENT'
 
 export const isFinalPayStatus = (status: OrderStatus) => FINAL_PAY_SCREEN_STATUSES.includes(status)
 
-export const isPaidStatus = (status: OrderStatus) => status === 'PAID' || status === 'PROCESSING_DELIVERY'
+export const isPaidStatus = (status: OrderStatus) =>
+  status === 'PAID' || status === 'PROCESSING_DELIVERY'
 
 export const expiresLocallyAtZero = (status: OrderStatus) => !KEEPS_STATUS_AT_ZERO.includes(status)
 

@@ -113,7 +113,8 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
             </p>
           ) : (
             <p id="userEmail-hint" className="form-hint">
-              We send your order confirmation{product.type === 'PDF' ? ' and download link' : ''} here.
+              We send your order confirmation{product.type === 'PDF' ? ' and download link' : ''}{' '}
+              here.
             </p>
           )}
         </div>
@@ -163,7 +164,8 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
           }}
         />
         <label htmlFor="agreeTerms">
-          I agree to the <Link to={paths.terms}>Terms of Use</Link> and the <Link to={paths.privacy}>Privacy Policy</Link>.
+          I agree to the <Link to={paths.terms}>Terms of Use</Link> and the{' '}
+          <Link to={paths.privacy}>Privacy Policy</Link>.
         </label>
       </div>
 
@@ -176,7 +178,9 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
       <button type="submit" className="button button--accent checkout-submit" disabled={busy}>
         {busy ? 'Processing...' : 'Proceed to Payment'}
       </button>
-      <p className="muted checkout-note">Purchases are final and paid in BSV. You will see the payment address next.</p>
+      <p className="muted checkout-note">
+        Purchases are final and paid in BSV. You will see the payment address next.
+      </p>
     </form>
   )
 }

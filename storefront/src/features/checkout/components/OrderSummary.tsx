@@ -28,15 +28,20 @@ export function OrderSummary({ product, rate }: { product: CheckoutProduct; rate
           width={96}
           height={128}
           onError={(event) => {
-            if (!event.currentTarget.src.endsWith(PLACEHOLDER_COVER)) event.currentTarget.src = PLACEHOLDER_COVER
+            if (!event.currentTarget.src.endsWith(PLACEHOLDER_COVER))
+              event.currentTarget.src = PLACEHOLDER_COVER
           }}
         />
         <div>
           <p className="checkout-summary__name">{product.name}</p>
-          <p className="muted checkout-summary__type">{product.type === 'PDF' ? 'Digital PDF' : 'Physical Book'}</p>
+          <p className="muted checkout-summary__type">
+            {product.type === 'PDF' ? 'Digital PDF' : 'Physical Book'}
+          </p>
           <p className="checkout-summary__price" data-testid="checkout-price">
             {price.main}
-            {price.approx ? <span className="muted checkout-summary__approx"> {price.approx}</span> : null}
+            {price.approx ? (
+              <span className="muted checkout-summary__approx"> {price.approx}</span>
+            ) : null}
           </p>
         </div>
       </div>

@@ -6,8 +6,18 @@ type Field = { name: keyof ShippingDetails; label: string; autoComplete: string;
 // state but has no visible input.
 const FIELDS: Field[] = [
   { name: 'shippingName', label: 'Full name', autoComplete: 'name', required: true },
-  { name: 'shippingAddressLine1', label: 'Address line 1', autoComplete: 'address-line1', required: true },
-  { name: 'shippingAddressLine2', label: 'Address line 2 (optional)', autoComplete: 'address-line2', required: false },
+  {
+    name: 'shippingAddressLine1',
+    label: 'Address line 1',
+    autoComplete: 'address-line1',
+    required: true,
+  },
+  {
+    name: 'shippingAddressLine2',
+    label: 'Address line 2 (optional)',
+    autoComplete: 'address-line2',
+    required: false,
+  },
   { name: 'shippingCity', label: 'City', autoComplete: 'address-level2', required: true },
   {
     name: 'shippingStateProvince',

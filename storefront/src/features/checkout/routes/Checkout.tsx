@@ -20,6 +20,7 @@ export function CheckoutRoute() {
 
   return (
     <section className="container page checkout">
+      <title>Checkout · Dual Vote</title>
       <h1 id="checkout-title">Checkout</h1>
       <div className="checkout__layout">
         <OrderSummary product={product} rate={rate} />

@@ -36,7 +36,13 @@ export function FaqAccordion({ faqs }: { faqs: Faq[] }) {
                 <span className="faq__icon" aria-hidden="true" />
               </button>
             </h3>
-            <div id={panelId} role="region" aria-labelledby={buttonId} className="faq__answer" hidden={!expanded}>
+            <div
+              id={panelId}
+              role="region"
+              aria-labelledby={buttonId}
+              className="faq__answer"
+              hidden={!expanded}
+            >
               <p>{faq.answer}</p>
             </div>
           </div>

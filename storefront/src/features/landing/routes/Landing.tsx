@@ -28,10 +28,22 @@ const pillars = [
 ]
 
 const layers = [
-  { name: 'Identity wallets', text: 'Keys and attestations held by each member, on their own device.' },
-  { name: 'Vote registry', text: 'Proposals and both counts of every dual vote, recorded as they happen.' },
-  { name: 'Certification service', text: 'Timestamps and signatures that seal documents and results.' },
-  { name: 'Metrics engine', text: 'Trust metrics recomputed from public records, by anyone, at any time.' },
+  {
+    name: 'Identity wallets',
+    text: 'Keys and attestations held by each member, on their own device.',
+  },
+  {
+    name: 'Vote registry',
+    text: 'Proposals and both counts of every dual vote, recorded as they happen.',
+  },
+  {
+    name: 'Certification service',
+    text: 'Timestamps and signatures that seal documents and results.',
+  },
+  {
+    name: 'Metrics engine',
+    text: 'Trust metrics recomputed from public records, by anyone, at any time.',
+  },
 ]
 
 const impacts = [
@@ -50,11 +62,26 @@ const impacts = [
 ]
 
 const steps = [
-  { title: 'Enrol', text: 'Each member creates a self-managed identity and receives the attestations of the community.' },
-  { title: 'Propose', text: 'A proposal is written, timestamped on the ledger and opened for discussion.' },
-  { title: 'Vote twice', text: 'Members vote once; the registry produces the head count and the weighted count.' },
-  { title: 'Certify', text: 'The result is certified with a ledger timestamp and the signatures of those responsible.' },
-  { title: 'Review', text: 'Trust metrics are recomputed from the public record and published for everyone to check.' },
+  {
+    title: 'Enrol',
+    text: 'Each member creates a self-managed identity and receives the attestations of the community.',
+  },
+  {
+    title: 'Propose',
+    text: 'A proposal is written, timestamped on the ledger and opened for discussion.',
+  },
+  {
+    title: 'Vote twice',
+    text: 'Members vote once; the registry produces the head count and the weighted count.',
+  },
+  {
+    title: 'Certify',
+    text: 'The result is certified with a ledger timestamp and the signatures of those responsible.',
+  },
+  {
+    title: 'Review',
+    text: 'Trust metrics are recomputed from the public record and published for everyone to check.',
+  },
 ]
 
 const resources = [
@@ -78,6 +105,40 @@ const resources = [
   },
 ]
 
+/** An illustration of a certified dual-vote result, as anyone could read it from the ledger. */
+function ExampleResult() {
+  return (
+    <figure className="hero__example" aria-label="Example of a certified dual vote result">
+      <figcaption className="hero__example-caption">Example · certified result</figcaption>
+      <p className="hero__example-title">Proposal 12: adopt the yearly budget</p>
+      <dl className="hero__example-counts">
+        <div>
+          <dt>Head count</dt>
+          <dd>
+            <span className="hero__track">
+              <span className="hero__bar" style={{ width: '64%' }} />
+            </span>
+            64% yes
+          </dd>
+        </div>
+        <div>
+          <dt>Weighted count</dt>
+          <dd>
+            <span className="hero__track">
+              <span className="hero__bar" style={{ width: '71%' }} />
+            </span>
+            71% yes
+          </dd>
+        </div>
+      </dl>
+      <p className="hero__example-status">
+        <span aria-hidden="true">✓</span> Both counts agree: passed, timestamped on the public
+        ledger
+      </p>
+    </figure>
+  )
+}
+
 function Faqs() {
   const { data, error, isLoading, isValidating, mutate } = useSWR(faqsKey, getFaqs)
   if (!data && (isLoading || isValidating)) return <LoadingState label="Loading questions…" />
@@ -93,20 +154,23 @@ export function LandingRoute() {
     <div className="landing">
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero__inner">
-          <p className="hero__eyebrow">A framework for communities</p>
-          <h1 id="hero-title">Identity, the dual vote and trust you can verify</h1>
-          <p className="hero__lead">
-            Self-managed identity, decisions voted twice, and trust metrics recorded on a public
-            ledger where anyone can check them. Read the papers, try the tools, and get the book.
-          </p>
-          <div className="hero__actions">
-            <Link to={paths.store} className="button button--accent">
-              Get the book
-            </Link>
-            <a href="#resources" className="button button--ghost hero__ghost">
-              Explore resources
-            </a>
+          <div className="hero__text">
+            <p className="hero__eyebrow">A framework for communities</p>
+            <h1 id="hero-title">Identity, the dual vote and trust you can verify</h1>
+            <p className="hero__lead">
+              Self-managed identity, decisions voted twice, and trust metrics recorded on a public
+              ledger where anyone can check them. Read the papers, try the tools, and get the book.
+            </p>
+            <div className="hero__actions">
+              <Link to={paths.store} className="button button--accent">
+                Get the book
+              </Link>
+              <a href="#resources" className="button button--ghost hero__ghost">
+                Explore resources
+              </a>
+            </div>
           </div>
+          <ExampleResult />
         </div>
       </section>
 
@@ -122,17 +186,20 @@ export function LandingRoute() {
               keep the result in minutes nobody can verify. This framework changes three things.
             </p>
             <p>
-              Each person manages their own <strong>identity</strong>. Each decision is taken with
-              a <strong>dual vote</strong>, counted by people and by verified contribution. And
-              every result, with the <strong>trust metrics</strong> of those who took part, is
-              written to a <strong>public ledger</strong>, so that anyone can check it without
-              trusting us.
+              Each person manages their own <strong>identity</strong>. Each decision is taken with a{' '}
+              <strong>dual vote</strong>, counted by people and by verified contribution. And every
+              result, with the <strong>trust metrics</strong> of those who took part, is written to
+              a <strong>public ledger</strong>, so that anyone can check it without trusting us.
             </p>
           </div>
         </div>
       </section>
 
-      <section id="concepts" className="landing-section landing-section--tint" aria-labelledby="concepts-title">
+      <section
+        id="concepts"
+        className="landing-section landing-section--tint"
+        aria-labelledby="concepts-title"
+      >
         <div className="container">
           <p className="section-eyebrow">Core concepts</p>
           <h2 id="concepts-title">Four pillars</h2>
@@ -167,11 +234,17 @@ export function LandingRoute() {
               </li>
             ))}
           </ul>
-          <p className="ledger-bar">Public ledger: timestamps, certificates, vote results, metrics</p>
+          <p className="ledger-bar">
+            Public ledger: timestamps, certificates, vote results, metrics
+          </p>
         </div>
       </section>
 
-      <section id="impact" className="landing-section landing-section--navy" aria-labelledby="impact-title">
+      <section
+        id="impact"
+        className="landing-section landing-section--navy"
+        aria-labelledby="impact-title"
+      >
         <div className="container">
           <p className="section-eyebrow">Impact</p>
           <h2 id="impact-title">What changes for a community</h2>
@@ -201,7 +274,11 @@ export function LandingRoute() {
         </div>
       </section>
 
-      <section id="faqs" className="landing-section landing-section--tint" aria-labelledby="faqs-title">
+      <section
+        id="faqs"
+        className="landing-section landing-section--tint"
+        aria-labelledby="faqs-title"
+      >
         <div className="container narrow">
           <p className="section-eyebrow">FAQs</p>
           <h2 id="faqs-title">Frequently asked questions</h2>

@@ -22,7 +22,7 @@ export function PaperCard({ paper, number }: { paper: Paper; number: number }) {
               <AvailableLink
                 href={paper.versions[key].link}
                 className="button button--primary button--small"
-                ariaLabel={`Download ${paper.title} in ${label}`}
+                srContext={`of ${paper.title} (${label})`}
                 disabledLabel="Coming soon"
               >
                 Download PDF
@@ -30,7 +30,7 @@ export function PaperCard({ paper, number }: { paper: Paper; number: number }) {
               <AvailableLink
                 href={paper.versions[key].certificate_link}
                 className="button button--ghost button--small"
-                ariaLabel={`Timestamp certificate of ${paper.title} in ${label}`}
+                srContext={`of ${paper.title} (${label})`}
                 disabledLabel="Certificate soon"
               >
                 Certificate

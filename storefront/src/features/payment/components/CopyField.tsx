@@ -10,7 +10,17 @@ async function copyToClipboard(text: string, what: 'Address' | 'Amount') {
 }
 
 /** A value the buyer must paste into a wallet, with its copy button. */
-export function CopyField({ label, value, what, suffix }: { label: string; value: string; what: 'Address' | 'Amount'; suffix?: string }) {
+export function CopyField({
+  label,
+  value,
+  what,
+  suffix,
+}: {
+  label: string
+  value: string
+  what: 'Address' | 'Amount'
+  suffix?: string
+}) {
   const id = `pay-${what.toLowerCase()}`
   return (
     <div className="pay-copy">

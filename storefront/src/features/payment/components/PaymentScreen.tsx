@@ -11,7 +11,14 @@ import type { OrderInfo } from '../api/get-order-info'
 import { downloadTokenFrom, getPaymentStatus } from '../api/get-payment-status'
 import { getShopConfig } from '../api/get-shop-config'
 import { formatCountdown, useCountdown } from '../hooks/use-countdown'
-import { expiresLocallyAtZero, isFinalPayStatus, isPaidStatus, paymentUri, toOrderStatus } from '../status'
+import { usePaymentStatus } from '../hooks/use-payment-status'
+import {
+  expiresLocallyAtZero,
+  isFinalPayStatus,
+  isPaidStatus,
+  paymentUri,
+  toOrderStatus,
+} from '../status'
 import { CopyField } from './CopyField'
 import { TestModePanel } from './TestModePanel'
 
@@ -37,15 +44,7 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
 
   const initialStatus = toOrderStatus(info.currentStatus)
   const startsFinal = isFinalPayStatus(initialStatus)
-  const poll = useSWR(['payment-status', orderId], () => getPaymentStatus(orderId), {
-    refreshInterval: (latest) =>
-      expiredLocally || startsFinal || (latest && isFinalPayStatus(toOrderStatus(latest.status))) ? 0 : POLL_INTERVAL_MS,
-    refreshWhenHidden: true,
-    revalidateOnFocus: true,
-    revalidateOnMount: !startsFinal,
-    // Polling errors are only logged (spec section 8); the next tick tries again.
-    onError: (error) => console.error('Payment status poll failed', error),
-  })
+  const poll = usePaymentStatus(orderId, !startsFinal && !expiredLocally, POLL_INTERVAL_MS)
 
   const serverStatus = poll.data ? toOrderStatus(poll.data.status) : initialStatus
   const status: OrderStatus = expiredLocally ? 'EXPIRED' : serverStatus
@@ -85,6 +84,7 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
 
   return (
     <section className="container page pay" aria-labelledby="pay-title">
+      <title>{`${TITLES[status]} · Dual Vote`}</title>
       {testMode ? (
         <p className="pay-test-banner" role="note">
           <strong>Test mode</strong> — payments go to a simulated chain. No real BSV is spent.
@@ -109,8 +109,9 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         ) : null}
         {status === 'UNDERPAID' ? (
           <p className="pay-message pay-message--warning">
-            We received part of your payment, but less than the <strong>{info.amountBSV} BSV</strong> due. Please send
-            the remaining balance to the same address before the invoice expires.
+            We received part of your payment, but less than the{' '}
+            <strong>{info.amountBSV} BSV</strong> due. Please send the remaining balance to the same
+            address before the invoice expires.
           </p>
         ) : null}
 
@@ -118,7 +119,11 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
           <>
             <div className="pay-qr">
               <QRCodeSVG
-                value={status === 'UNDERPAID' ? paymentUri(info.paymentAddress) : paymentUri(info.paymentAddress, info.amountBSV)}
+                value={
+                  status === 'UNDERPAID'
+                    ? paymentUri(info.paymentAddress)
+                    : paymentUri(info.paymentAddress, info.amountBSV)
+                }
                 size={220}
                 level="H"
                 marginSize={2}
@@ -165,8 +170,8 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         {status === 'EXPIRED' ? (
           <div className="pay-progress">
             <p>
-              This invoice has expired and can no longer be paid. If you already sent funds, please contact support
-              with your order number.
+              This invoice has expired and can no longer be paid. If you already sent funds, please
+              contact support with your order number.
             </p>
             <Link to={paths.store} className="button button--primary">
               Back to the Store
@@ -177,8 +182,8 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         {status === 'ERROR_FULFILLMENT' ? (
           <div className="pay-progress">
             <p className="pay-message pay-message--error">
-              Your payment was received, but we could not complete your order automatically. Please contact support
-              with your order number; nothing is lost.
+              Your payment was received, but we could not complete your order automatically. Please
+              contact support with your order number; nothing is lost.
             </p>
           </div>
         ) : null}
@@ -186,7 +191,11 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         {txid ? (
           <p className="pay-txid">
             <span className="muted">Last transaction: </span>
-            <a href={`${config?.explorerTxUrl ?? 'https://whatsonchain.com/tx/'}${txid}`} target="_blank" rel="noopener noreferrer">
+            <a
+              href={`${config?.explorerTxUrl ?? 'https://whatsonchain.com/tx/'}${txid}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               {txid}
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
@@ -198,21 +207,27 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
             orderId={orderId}
             canPay={showPaymentDetails}
             canMine={!isFinal}
-            onChanged={() => void poll.mutate()}
+            onChanged={poll.refresh}
           />
         ) : null}
 
         <footer className="pay-footer">
           {status === 'AWAITING_PAYMENT' ? (
             <p>
-              <span className="spinner spinner--small" aria-hidden="true" /> Waiting for your payment…
+              <span className="spinner spinner--small" aria-hidden="true" /> Waiting for your
+              payment…
             </p>
           ) : null}
-          {status === 'UNDERPAID' ? <p className="pay-strong">Please send the remaining funds.</p> : null}
+          {status === 'UNDERPAID' ? (
+            <p className="pay-strong">Please send the remaining funds.</p>
+          ) : null}
           {!isFinal || paid ? (
             <p className="muted">
-              You may close this window: we will e-mail you when your payment is confirmed
-              {info.productType === 'PDF' ? ', with your download link.' : ' and again when your book ships.'}
+              {showPaymentDetails ? 'You may close this window after paying: we' : 'We'} will email
+              you when your payment is confirmed
+              {info.productType === 'PDF'
+                ? ', with your download link.'
+                : ' and again when your book ships.'}
             </p>
           ) : null}
           <p className="muted pay-order-id">Order number: {orderId}</p>

@@ -39,12 +39,22 @@ export function TestModePanel({
   return (
     <div className="pay-test-tools" aria-label="Test wallet">
       {canPay ? (
-        <button type="button" className="button button--primary" disabled={busy !== null} onClick={() => void run('pay')}>
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={busy !== null}
+          onClick={() => void run('pay')}
+        >
           {busy === 'pay' ? 'Paying...' : 'Pay with test wallet'}
         </button>
       ) : null}
       {canMine ? (
-        <button type="button" className="button button--ghost" disabled={busy !== null} onClick={() => void run('mine')}>
+        <button
+          type="button"
+          className="button button--ghost"
+          disabled={busy !== null}
+          onClick={() => void run('mine')}
+        >
           {busy === 'mine' ? 'Mining...' : 'Mine a block'}
         </button>
       ) : null}

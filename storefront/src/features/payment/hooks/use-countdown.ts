@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react'
 
-const secondsLeft = (expiresAtMs: number) => Math.max(0, Math.ceil((expiresAtMs - Date.now()) / 1000))
+const secondsLeft = (expiresAtMs: number) =>
+  Math.max(0, Math.ceil((expiresAtMs - Date.now()) / 1000))
 
 /**
  * Seconds until `expiresAt`, re-read from the clock once a second (so a sleeping tab catches
  * up). Stops ticking when `running` is false; null when the date is missing or invalid.
  */
-export function useCountdown(expiresAt: string | null | undefined, running: boolean): number | null {
+export function useCountdown(
+  expiresAt: string | null | undefined,
+  running: boolean,
+): number | null {
   const expiresAtMs = expiresAt ? Date.parse(expiresAt) : NaN
   const valid = Number.isFinite(expiresAtMs)
   const [seconds, setSeconds] = useState(() => (valid ? secondsLeft(expiresAtMs) : null))

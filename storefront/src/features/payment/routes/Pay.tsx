@@ -1,6 +1,7 @@
-import { useParams } from 'react-router-dom'
+import { Link, useParams } from 'react-router-dom'
 import useSWR from 'swr'
 
+import { paths } from '@/config/paths'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { ApiError } from '@/lib/api-client'
 
@@ -22,7 +23,9 @@ export function PayRoute() {
         <ErrorState
           message={notFound ? 'Order not found.' : 'Error: Failed to load payment details.'}
           onRetry={notFound ? undefined : () => void mutate()}
-        />
+        >
+          <Link to={paths.store}>Back to the Store</Link>
+        </ErrorState>
       </section>
     )
   }

@@ -1,4 +1,5 @@
 import type { Tool } from '@shop/domain'
+import { isAvailableLink } from '@shop/domain'
 import useSWR from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
@@ -31,8 +32,8 @@ function ToolCard({ tool }: { tool: Tool }) {
                   <AvailableLink
                     href={manual.link}
                     className="button button--ghost button--small"
-                    ariaLabel={`${tool.name} manual in ${language}`}
-                    disabledLabel={`${language} (coming soon)`}
+                    srContext={`manual of the ${tool.name}${isAvailableLink(manual.link) ? '' : ', coming soon'}`}
+                    disabledLabel={`${language} · soon`}
                   >
                     {language}
                   </AvailableLink>
@@ -43,7 +44,11 @@ function ToolCard({ tool }: { tool: Tool }) {
         </div>
       ) : null}
       <div className="tool-card__action">
-        <AvailableLink href={tool.link} className="button button--primary" disabledLabel="Link Coming Soon">
+        <AvailableLink
+          href={tool.link}
+          className="button button--primary"
+          disabledLabel="Link Coming Soon"
+        >
           Open {tool.name}
         </AvailableLink>
       </div>

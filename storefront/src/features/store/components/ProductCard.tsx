@@ -8,10 +8,20 @@ import { ProductCover } from './ProductCover'
 import { ProductTypeBadge } from './ProductTypeBadge'
 
 /** One book in the store's grid. */
-export function ProductCard({ product, rate }: { product: PublicProduct; rate: number | undefined }) {
+export function ProductCard({
+  product,
+  rate,
+}: {
+  product: PublicProduct
+  rate: number | undefined
+}) {
   return (
     <article className="card product-card">
-      <ProductCover src={product.coverImageUrl} name={product.name} className="product-card__cover" />
+      <ProductCover
+        src={product.coverImageUrl}
+        name={product.name}
+        className="product-card__cover"
+      />
       <div className="product-card__body">
         <ProductTypeBadge type={product.type} />
         <h2 className="product-card__name">{product.name}</h2>
@@ -34,7 +44,11 @@ export function ProductCard({ product, rate }: { product: PublicProduct; rate: n
 /** The loading placeholder of one card: same shape, no content, hidden from screen readers. */
 export function ProductCardSkeleton() {
   return (
-    <div className="card product-card product-card--skeleton" data-testid="product-skeleton" aria-hidden="true">
+    <div
+      className="card product-card product-card--skeleton"
+      data-testid="product-skeleton"
+      aria-hidden="true"
+    >
       <div className="skeleton product-card__cover" />
       <div className="product-card__body">
         <div className="skeleton skeleton--line skeleton--short" />

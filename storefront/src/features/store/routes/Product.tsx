@@ -24,9 +24,13 @@ function BackToStore() {
 export function ProductRoute() {
   const { productId = '' } = useParams()
   const navigate = useNavigate()
-  const { data: product, error, isLoading, isValidating, mutate } = useSWR(productKey(productId), () =>
-    getProduct(productId),
-  )
+  const {
+    data: product,
+    error,
+    isLoading,
+    isValidating,
+    mutate,
+  } = useSWR(productKey(productId), () => getProduct(productId))
   const rate = useBsvRate()
 
   if (!product && (isLoading || isValidating)) {

@@ -12,7 +12,13 @@ export const SKELETON_CARDS = 4
 
 /** /store: 'Our Books', the catalogue as a grid of cards, with its loading, error and empty states. */
 export function StoreRoute() {
-  const { data: products, error, isLoading, isValidating, mutate } = useSWR(productsKey, getProducts)
+  const {
+    data: products,
+    error,
+    isLoading,
+    isValidating,
+    mutate,
+  } = useSWR(productsKey, getProducts)
   const rate = useBsvRate()
   const loading = !products && (isLoading || isValidating)
 
@@ -31,7 +37,9 @@ export function StoreRoute() {
   } else if (error || !products) {
     content = (
       <ErrorState message="Could not load products." onRetry={() => void mutate()}>
-        {error instanceof Error && error.message ? <p className="status-box__detail">Error: {error.message}</p> : null}
+        {error instanceof Error && error.message ? (
+          <p className="status-box__detail">Error: {error.message}</p>
+        ) : null}
       </ErrorState>
     )
   } else if (products.length === 0) {

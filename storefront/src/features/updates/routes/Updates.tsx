@@ -25,7 +25,11 @@ export function UpdatesRoute() {
             <div className="card timeline__card">
               <div className="timeline__meta">
                 <p className="timeline__date">{item.date}</p>
-                <span className={item.status === 'completed' ? 'badge badge--success' : 'badge badge--upcoming'}>
+                <span
+                  className={
+                    item.status === 'completed' ? 'badge badge--success' : 'badge badge--upcoming'
+                  }
+                >
                   {statusLabel[item.status]}
                 </span>
               </div>
@@ -42,7 +46,9 @@ export function UpdatesRoute() {
     <>
       <title>Updates · Dual Vote</title>
       <PageHeader eyebrow="Roadmap" title="Project Updates">
-        <p>Where the framework stands and what comes next, from 2025 to the third quarter of 2027.</p>
+        <p>
+          Where the framework stands and what comes next, from 2025 to the third quarter of 2027.
+        </p>
       </PageHeader>
       <div className="container page narrow">
         {content}

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router-dom'
+import { useLocation, useNavigate } from 'react-router-dom'
 import useSWR from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
@@ -12,11 +12,11 @@ import '../wallet-info.css'
 /** Back where the visitor came from (often the checkout form), or home on a fresh tab. */
 function GoBackButton() {
   const navigate = useNavigate()
+  // The router gives the first entry of a session the key 'default': nothing of ours to go back to.
+  const isFirstPage = useLocation().key === 'default'
   const goBack = () => {
-    // React Router numbers its history entries; idx 0 means nothing of ours to go back to.
-    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0
-    if (idx > 0) void navigate(-1)
-    else void navigate(paths.home)
+    if (isFirstPage) void navigate(paths.home)
+    else void navigate(-1)
   }
   return (
     <button type="button" className="button button--primary" onClick={goBack}>
@@ -43,7 +43,7 @@ export function WalletInfoRoute() {
             <AvailableLink
               href={wallet.link}
               className="button button--ghost button--small"
-              ariaLabel={`Visit the ${wallet.name} website`}
+              srContext={`of ${wallet.name}`}
               disabledLabel="Link Coming Soon"
             >
               Visit website
@@ -77,8 +77,8 @@ export function WalletInfoRoute() {
           <h2 id="ordinal-title">Giving an ordinal address</h2>
           <p>
             An ordinal address is an ordinary BSV address that your wallet keeps for 1Sat Ordinals
-            tokens. Giving one at checkout is optional; if you do, a certificate token for your
-            copy of the book will be sent to it when it is issued.
+            tokens. Giving one at checkout is optional; if you do, a certificate token for your copy
+            of the book will be sent to it when it is issued.
           </p>
           <ol className="wallet-steps">
             <li>Open a wallet that supports ordinals and find its ordinals (or tokens) section.</li>
@@ -86,7 +86,9 @@ export function WalletInfoRoute() {
               Copy the receiving address shown there. It starts with <strong>1</strong>; a paymail
               such as <strong>name@wallet.com</strong> also works.
             </li>
-            <li>Paste it into the optional ordinal address field at checkout, and check it twice.</li>
+            <li>
+              Paste it into the optional ordinal address field at checkout, and check it twice.
+            </li>
           </ol>
           <div className="wallet-warning" role="note">
             <strong>Use an address you control.</strong> Do not give an exchange deposit address: a

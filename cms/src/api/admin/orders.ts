@@ -1,0 +1,45 @@
+import type { Router } from 'express'
+import type { Payload } from 'payload'
+
+import { getAdminOrder } from '../../operations/admin/getAdminOrder'
+import { getAdminStats } from '../../operations/admin/getAdminStats'
+import { listAdminOrders } from '../../operations/admin/listAdminOrders'
+import { markOrderShipped } from '../../operations/admin/markOrderShipped'
+import type { Logger } from '../../server/logger'
+
+export function orderRoutes(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+  router.get('/orders', async (req, res) => {
+    const raw = req.query.page
+    const page = raw === undefined ? 1 : typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : null
+    if (page === null) {
+      res.status(400).json({ error: 'Page must be a whole number from 1.' })
+      return
+    }
+    res.json(await listAdminOrders({ payload, page }))
+  })
+
+  router.get('/orders/:id', async (req, res) => {
+    const order = await getAdminOrder({ payload, id: req.params.id })
+    if (!order) {
+      res.status(404).json({ error: 'Order not found.' })
+      return
+    }
+    res.json(order)
+  })
+
+  router.post('/orders/:id/ship', async (req, res) => {
+    const body = (req.body ?? {}) as { trackingNumber?: unknown }
+    const trackingNumber = typeof body.trackingNumber === 'string' ? body.trackingNumber : ''
+    const result = await markOrderShipped({ payload, id: req.params.id, trackingNumber })
+    if (!result.ok) {
+      res.status(result.status).json({ error: result.error })
+      return
+    }
+    logger.info({ orderId: result.order.id }, 'order marked as shipped')
+    res.json(result.order)
+  })
+
+  router.get('/stats', async (_req, res) => {
+    res.json(await getAdminStats({ payload }))
+  })
+}

@@ -1,0 +1,120 @@
+import type { RequestHandler, Router } from 'express'
+import multer from 'multer'
+import type { Payload } from 'payload'
+
+import { getAdminProduct } from '../../operations/admin/getAdminProduct'
+import { listAdminProducts } from '../../operations/admin/listAdminProducts'
+import type { ProductFiles } from '../../operations/admin/saveAdminProduct'
+import { saveAdminProduct } from '../../operations/admin/saveAdminProduct'
+import { setProductDeleted } from '../../operations/admin/setProductDeleted'
+import { COVER_MAX_BYTES, DIGITAL_MAX_BYTES } from '../../operations/admin/uploadedFiles'
+import type { Logger } from '../../server/logger'
+import { isDocumentId } from '../ids'
+
+const FILE_FIELDS = ['coverImageFile', 'digitalFile'] as const
+
+const fileTooLarge: Record<string, string> = {
+  coverImageFile: `Cover image must be at most ${COVER_MAX_BYTES / (1024 * 1024)} MB.`,
+  digitalFile: `Digital file must be at most ${DIGITAL_MAX_BYTES / (1024 * 1024)} MB.`,
+}
+
+/**
+ * The product form's multipart body, in memory (files are checked by content before anything
+ * is written). Limit errors become the spec's `{ errors: [{ path, msg }] }` under their field.
+ */
+const productForm: RequestHandler = (() => {
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: DIGITAL_MAX_BYTES, files: 2, fields: 20, fieldSize: 16 * 1024, parts: 24 },
+  }).fields(FILE_FIELDS.map((name) => ({ name, maxCount: 1 })))
+  return (req, res, next) => {
+    upload(req, res, (error: unknown) => {
+      if (!error) {
+        next()
+        return
+      }
+      if (error instanceof multer.MulterError) {
+        const path = error.field ?? 'form'
+        const msg =
+          error.code === 'LIMIT_FILE_SIZE'
+            ? (fileTooLarge[path] ?? 'File is too large.')
+            : error.code === 'LIMIT_UNEXPECTED_FILE'
+              ? `Unexpected file field "${path}".`
+              : 'The form is too large.'
+        res.status(error.code === 'LIMIT_FILE_SIZE' ? 413 : 400).json({ errors: [{ path, msg }] })
+        return
+      }
+      next(error)
+    })
+  }
+})()
+
+function filesOf(files: unknown): ProductFiles {
+  const byField = (files ?? {}) as Record<string, Express.Multer.File[] | undefined>
+  return { coverImageFile: byField.coverImageFile?.[0], digitalFile: byField.digitalFile?.[0] }
+}
+
+export function productRoutes(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+  const notFound = { error: 'Product not found.' }
+
+  router.get('/products', async (_req, res) => {
+    res.json(await listAdminProducts({ payload }))
+  })
+
+  router.post('/products', productForm, async (req, res) => {
+    const result = await saveAdminProduct({ payload, fields: req.body ?? {}, files: filesOf(req.files) })
+    if (!result.ok) {
+      res.status(result.status).json(result.status === 400 ? { errors: result.errors } : { error: result.error })
+      return
+    }
+    logger.info({ productId: result.product.id }, 'product created')
+    res.status(201).json(result.product)
+  })
+
+  router.get('/products/:id', async (req, res) => {
+    const id = String(req.params.id)
+    const product = isDocumentId(payload, id) ? await getAdminProduct({ payload, id }) : null
+    if (!product) {
+      res.status(404).json(notFound)
+      return
+    }
+    res.json(product)
+  })
+
+  router.put('/products/:id', productForm, async (req, res) => {
+    const id = String(req.params.id)
+    if (!isDocumentId(payload, id)) {
+      res.status(404).json(notFound)
+      return
+    }
+    const result = await saveAdminProduct({ payload, id, fields: req.body ?? {}, files: filesOf(req.files) })
+    if (!result.ok) {
+      res.status(result.status).json(result.status === 400 ? { errors: result.errors } : { error: result.error })
+      return
+    }
+    logger.info({ productId: id }, 'product updated')
+    res.json(result.product)
+  })
+
+  router.delete('/products/:id', async (req, res) => {
+    const id = String(req.params.id)
+    const product = isDocumentId(payload, id) ? await setProductDeleted({ payload, id, deleted: true }) : null
+    if (!product) {
+      res.status(404).json(notFound)
+      return
+    }
+    logger.info({ productId: id }, 'product soft-deleted')
+    res.json(product)
+  })
+
+  router.post('/products/:id/restore', async (req, res) => {
+    const id = String(req.params.id)
+    const product = isDocumentId(payload, id) ? await setProductDeleted({ payload, id, deleted: false }) : null
+    if (!product) {
+      res.status(404).json(notFound)
+      return
+    }
+    logger.info({ productId: id }, 'product restored')
+    res.json(product)
+  })
+}

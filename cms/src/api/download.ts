@@ -1,0 +1,49 @@
+import path from 'node:path'
+
+import { Router } from 'express'
+import type { Payload } from 'payload'
+
+import { env } from '../config/runtime'
+import { consumeDownloadUse } from '../db/atomic'
+import { hashDownloadToken } from '../operations/fulfilment/downloadTokens'
+import { digitalFilePathOf } from '../operations/fulfilment/fulfilOrder'
+import type { Logger } from '../server/logger'
+
+const page = (title: string, message: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title>` +
+  `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}a{color:#0b5cad}</style></head>` +
+  `<body><h1>${title}</h1><p>${message}</p><p><a href="/store">Back to the store</a></p></body></html>`
+
+const MESSAGES = {
+  unknown: [404, 'Download link not found', 'This download link is not valid. Please check the link in your e-mail.'],
+  expired: [410, 'Download link expired', 'This download link has expired. Please contact support with your order id.'],
+  'used-up': [410, 'Download limit reached', 'This download link has been used the maximum number of times. Please contact support with your order id.'],
+  missing: [404, 'File not available', 'The file for this book is not available right now. Please contact support with your order id.'],
+} as const
+
+/** GET /download/pdf/:token: streams the purchased file, consuming one use atomically. */
+export function downloadRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
+  const router = Router()
+  router.get('/pdf/:token', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store')
+    res.setHeader('Referrer-Policy', 'no-referrer')
+    const token = req.params.token
+    const reply = (kind: keyof typeof MESSAGES) => {
+      const [status, title, message] = MESSAGES[kind]
+      res.status(status).type('html').send(page(title, message))
+    }
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return reply('unknown')
+    const use = await consumeDownloadUse({ payload, tokenHash: hashDownloadToken(token) })
+    if (!use.ok) return reply(use.reason)
+    const file = await digitalFilePathOf({ payload, productId: use.productId, filesDir: env.filesDir })
+    if (!file) {
+      logger.error({ orderId: use.orderId }, 'download refused: the digital file is missing')
+      return reply('missing')
+    }
+    logger.info({ orderId: use.orderId }, 'download served')
+    res.attachment(path.basename(file.filename))
+    res.type(file.mimeType)
+    res.sendFile(file.filePath, { dotfiles: 'deny' })
+  })
+  return router
+}

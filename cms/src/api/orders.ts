@@ -1,0 +1,75 @@
+import { createOrderRequestSchema } from '@shop/domain'
+import { Router } from 'express'
+import { rateLimit } from 'express-rate-limit'
+import type { Payload } from 'payload'
+
+import { env } from '../config/runtime'
+import { OrderRequestError, createOrder } from '../operations/orders/createOrder'
+import { getOrderInfo, getPaymentStatus } from '../operations/orders/getOrderView'
+import { RateUnavailableError } from '../operations/rates/getBsvRate'
+import type { Logger } from '../server/logger'
+
+/**
+ * POST /api/orders/create, GET /api/orders/:orderId/info, GET /api/orders/:orderId/payment-status
+ * (spec section 7). Order creation is rate limited per client (ORDER_CREATE_RATE_LIMIT a minute).
+ */
+export function ordersRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
+  const router = Router()
+
+  const createLimit = rateLimit({
+    windowMs: 60_000,
+    limit: env.orderCreateRateLimit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res.status(429).json({ success: false, error: 'Too many orders from your connection. Please wait a minute and try again.' })
+    },
+  })
+
+  router.post('/create', createLimit, async (req, res) => {
+    const parsed = createOrderRequestSchema.safeParse(req.body ?? {})
+    if (!parsed.success) {
+      const field = parsed.error.issues[0]?.path.join('.') ?? 'request'
+      const message = field === 'userEmail' ? 'Please enter a valid email address.' : field === 'productId' ? 'Please choose a book.' : `Invalid ${field}.`
+      res.status(400).json({ success: false, error: message })
+      return
+    }
+    try {
+      const { orderId } = await createOrder({ payload, env, input: parsed.data })
+      logger.info({ orderId }, 'order created')
+      res.status(201).json({ success: true, orderId })
+    } catch (error) {
+      if (error instanceof OrderRequestError) {
+        res.status(error.status).json({ success: false, error: error.message })
+        return
+      }
+      if (error instanceof RateUnavailableError) {
+        logger.warn({ causes: error.causes }, 'order refused: no BSV rate')
+        res.status(503).json({ success: false, error: error.message })
+        return
+      }
+      logger.error({ err: error }, 'order creation failed')
+      res.status(500).json({ success: false, error: 'Failed to create order.' })
+    }
+  })
+
+  router.get('/:orderId/info', async (req, res) => {
+    const info = await getOrderInfo({ payload, orderId: req.params.orderId })
+    if (!info) {
+      res.status(404).json({ error: 'Order not found.' })
+      return
+    }
+    res.json(info)
+  })
+
+  router.get('/:orderId/payment-status', async (req, res) => {
+    const status = await getPaymentStatus({ payload, orderId: req.params.orderId })
+    if (!status) {
+      res.status(404).json({ error: 'Order not found.' })
+      return
+    }
+    res.json(status)
+  })
+
+  return router
+}

@@ -1,0 +1,31 @@
+import type { CollectionConfig } from 'payload'
+
+import { isAdmin } from '../../access/isAdmin'
+import { slugs } from '../slugs'
+
+export const EMAIL_KINDS = ['order-created', 'order-paid', 'order-shipped'] as const
+export type EmailKind = (typeof EMAIL_KINDS)[number]
+
+/**
+ * The outbox of the buyer e-mails. Checkout and the worker only insert a row (one per order and
+ * kind: the unique key makes queueing idempotent); the payment worker sends them with retries, so
+ * a broken SMTP server delays mail and never blocks or loses an order. The message is rendered
+ * when it is sent, so download links are never stored in clear.
+ */
+export const EmailOutbox: CollectionConfig = {
+  slug: slugs.emailOutbox,
+  admin: { group: 'Shop', defaultColumns: ['kind', 'to', 'status', 'attempts', 'createdAt'] },
+  access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },
+  fields: [
+    { name: 'key', type: 'text', required: true, unique: true },
+    { name: 'kind', type: 'select', required: true, options: [...EMAIL_KINDS] },
+    { name: 'order', type: 'relationship', relationTo: slugs.orders, required: true, index: true },
+    { name: 'to', type: 'email', required: true },
+    { name: 'status', type: 'select', required: true, defaultValue: 'pending', index: true, options: ['pending', 'sent'] },
+    { name: 'attempts', type: 'number', required: true, defaultValue: 0, min: 0 },
+    { name: 'nextAttemptAt', type: 'date', required: true, index: true },
+    { name: 'lastError', type: 'text' },
+    { name: 'sentAt', type: 'date' },
+  ],
+  timestamps: true,
+}

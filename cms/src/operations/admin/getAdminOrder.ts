@@ -1,0 +1,41 @@
+import type { Payload } from 'payload'
+import { NotFound } from 'payload'
+
+import { slugs } from '../../collections/slugs'
+import type { Order } from '../../payload-types'
+import type { AdminOrderDetail } from './adminOrder'
+import { toAdminOrder, toAdminPayment } from './adminOrder'
+
+/** Order ids are random UUIDs: anything else is not an order (checked before querying). */
+export function isOrderId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+}
+
+export async function findOrderDoc({ payload, id }: { payload: Payload; id: string }): Promise<Order | null> {
+  if (!isOrderId(id)) return null
+  try {
+    return await payload.findByID({ collection: slugs.orders, id, depth: 0, joins: false })
+  } catch (error) {
+    if (error instanceof NotFound) return null
+    throw error
+  }
+}
+
+/** One order with every payment recorded for it, oldest first. */
+export async function getAdminOrder({ payload, id }: { payload: Payload; id: string }): Promise<AdminOrderDetail | null> {
+  const order = await findOrderDoc({ payload, id })
+  if (!order) return null
+  return withPayments({ payload, order })
+}
+
+export async function withPayments({ payload, order }: { payload: Payload; order: Order }): Promise<AdminOrderDetail> {
+  const payments = await payload.find({
+    collection: slugs.payments,
+    where: { order: { equals: order.id } },
+    sort: 'seenAt',
+    limit: 0,
+    pagination: false,
+    depth: 0,
+  })
+  return { ...toAdminOrder(order), payments: payments.docs.map(toAdminPayment) }
+}

@@ -1,0 +1,45 @@
+import type { Payload } from 'payload'
+
+import type { EmailKind } from '../../collections/EmailOutbox'
+import { slugs } from '../../collections/slugs'
+import type { Order } from '../../payload-types'
+
+/**
+ * Puts one buyer e-mail in the outbox: at most one per order and kind (the unique key), so
+ * queueing twice (a retried request, a restarted worker) sends once. Never throws: mail must
+ * not block or fail an order; a failure to queue is logged.
+ */
+export async function queueOrderEmail({
+  payload,
+  orderId,
+  kind,
+}: {
+  payload: Payload
+  orderId: string
+  kind: EmailKind
+}): Promise<boolean> {
+  const key = `${kind}:${orderId}`
+  try {
+    const existing = await payload.count({ collection: slugs.emailOutbox, where: { key: { equals: key } } })
+    if (existing.totalDocs > 0) return false
+    const order = (await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order
+    await payload.create({
+      collection: slugs.emailOutbox,
+      data: { key, kind, order: orderId, to: order.userEmail, status: 'pending', attempts: 0, nextAttemptAt: new Date().toISOString() },
+    })
+    return true
+  } catch (error) {
+    const again = await payload
+      .count({ collection: slugs.emailOutbox, where: { key: { equals: key } } })
+      .catch(() => ({ totalDocs: 0 }))
+    if (again.totalDocs > 0) return false
+    payload.logger.error({ err: error, orderId, kind }, 'could not queue the e-mail')
+    return false
+  }
+}
+
+export const queueOrderCreatedEmail = ({ payload, orderId }: { payload: Payload; orderId: string; env?: unknown }) =>
+  queueOrderEmail({ payload, orderId, kind: 'order-created' })
+
+export const queueOrderPaidEmail = ({ payload, orderId }: { payload: Payload; orderId: string }) =>
+  queueOrderEmail({ payload, orderId, kind: 'order-paid' })

@@ -1,0 +1,126 @@
+import type { CreateOrderRequest } from '@shop/domain'
+import { eurToSatoshis } from '@shop/domain'
+import type { Payload } from 'payload'
+
+import { slugs } from '../../collections/slugs'
+import type { Env } from '../../config/env'
+import { claimAddressIndex, reserveStock, returnUnusedReservation } from '../../db/atomic'
+import type { Product } from '../../payload-types'
+import { queueOrderCreatedEmail } from '../email/queueOrderEmails'
+import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
+import { rateProviderFor } from '../rates/getBsvRate'
+
+/** A reason the order cannot be created, worded for the buyer. */
+export class OrderRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message)
+    this.name = 'OrderRequestError'
+  }
+}
+
+const REQUIRED_SHIPPING = [
+  ['shippingName', 'full name'],
+  ['shippingAddressLine1', 'address line 1'],
+  ['shippingCity', 'city'],
+  ['shippingPostalCode', 'postal code'],
+  ['shippingCountry', 'country'],
+] as const
+
+type OrderSettings = Pick<
+  Env,
+  'bsvXpub' | 'bsvNetwork' | 'orderExpiryMinutes' | 'rateSource' | 'fixedRateEUR' | 'coingeckoUrl' | 'coinpaprikaUrl' | 'rateCacheSeconds' | 'publicUrl'
+>
+
+/**
+ * Checkout: validates the request, reserves one copy atomically, prices it at the current rate,
+ * claims a never-used address index and stores the order. The copy is given back if anything
+ * after the reservation fails, so a failed checkout never leaks stock.
+ */
+export async function createOrder({
+  payload,
+  env,
+  input,
+}: {
+  payload: Payload
+  env: OrderSettings
+  input: CreateOrderRequest
+}): Promise<{ orderId: string }> {
+  const email = input.userEmail.trim()
+  if (!isEmail(email)) throw new OrderRequestError('Please enter a valid email address.')
+  const token = normalizeTokenAddress(input.tokenAddress)
+  if (!token.ok) {
+    throw new OrderRequestError('The token address must be a paymail (alias@domain) or a valid BSV address.')
+  }
+
+  const product = await findProduct(payload, input.productId)
+  if (!product || product.deletedAt) throw new OrderRequestError('This book is no longer available.', 404)
+  if (!product.isAvailable) throw new OrderRequestError('This book is not available for sale.', 409)
+  if ((product.currentStock ?? 0) <= 0) throw new OrderRequestError('This book is out of stock.', 409)
+
+  const physical = product.type === 'PHYSICAL'
+  if (physical) {
+    const missing = REQUIRED_SHIPPING.filter(([field]) => !input[field]?.trim()).map(([, label]) => label)
+    if (missing.length > 0) throw new OrderRequestError(`Please fill in the shipping ${missing.join(', ')}.`)
+  }
+
+  // The rate first: when no rate source answers, nothing has been reserved yet.
+  const rate = await rateProviderFor(env).getRate()
+  const amountSatoshiExpected = eurToSatoshis(product.priceEUR, rate)
+
+  if (!(await reserveStock({ payload, productId: product.id }))) {
+    throw new OrderRequestError('This book is out of stock.', 409)
+  }
+  let orderId: string
+  try {
+    const addressIndex = await claimAddressIndex({ payload })
+    const paymentAddress = deriveOrderAddress({ xpub: env.bsvXpub, index: addressIndex, network: env.bsvNetwork })
+    const shipping = (field: (typeof REQUIRED_SHIPPING)[number][0] | 'shippingAddressLine2' | 'shippingStateProvince' | 'shippingPhone') =>
+      physical ? input[field]?.trim() || null : null
+    const order = await payload.create({
+      collection: slugs.orders,
+      data: {
+        status: 'AWAITING_PAYMENT',
+        product: product.id,
+        productName: product.name,
+        productType: physical ? 'PHYSICAL' : 'DIGITAL',
+        userEmail: email,
+        tokenAddress: token.value,
+        priceAtPurchaseUSD: product.priceEUR,
+        bsvUsdRateAtPurchase: rate,
+        amountSatoshiExpected,
+        amountSatoshiReceived: 0,
+        paymentAddress,
+        addressIndex,
+        gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
+        shippingName: shipping('shippingName'),
+        shippingAddressLine1: shipping('shippingAddressLine1'),
+        shippingAddressLine2: shipping('shippingAddressLine2'),
+        shippingCity: shipping('shippingCity'),
+        shippingStateProvince: shipping('shippingStateProvince'),
+        shippingPostalCode: shipping('shippingPostalCode'),
+        shippingCountry: shipping('shippingCountry'),
+        shippingPhone: shipping('shippingPhone'),
+      } as never,
+    })
+    orderId = String(order.id)
+  } catch (error) {
+    await returnUnusedReservation({ payload, productId: product.id })
+    throw error
+  }
+
+  await queueOrderCreatedEmail({ payload, env, orderId })
+  return { orderId }
+}
+
+async function findProduct(payload: Payload, id: string): Promise<Product | null> {
+  const validId = payload.db.defaultIDType === 'number' ? /^[1-9]\d{0,15}$/.test(id) : /^[a-f0-9]{24}$/i.test(id)
+  if (!validId) return null
+  try {
+    return (await payload.findByID({ collection: slugs.products, id, depth: 0 })) as Product
+  } catch {
+    return null
+  }
+}

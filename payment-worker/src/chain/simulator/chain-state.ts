@@ -1,0 +1,159 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { LockingScript, P2PKH, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
+
+/**
+ * The simulated chain: a mempool, blocks, and an index of which transactions pay which address.
+ * It checks what a node would refuse for a payment (unknown or already spent inputs, outputs worth
+ * more than inputs, bad signatures) and can mint coinbase-style funding for the test wallet.
+ * State is kept in memory and, when a file is given, written after every change.
+ */
+
+type StoredTx = { hex: string; height: number | null; coinbase: boolean }
+type StateFile = { height: number; txs: Record<string, StoredTx>; nonce: number }
+
+export class ChainRejection extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ChainRejection'
+  }
+}
+
+export function addressOfScript(script: LockingScript, network: 'main' | 'test'): string | null {
+  const chunks = script.chunks
+  // OP_DUP OP_HASH160 <20 bytes> OP_EQUALVERIFY OP_CHECKSIG
+  if (chunks.length !== 5 || chunks[0]?.op !== 0x76 || chunks[1]?.op !== 0xa9 || chunks[3]?.op !== 0x88 || chunks[4]?.op !== 0xac) return null
+  const hash = chunks[2]?.data
+  if (!hash || hash.length !== 20) return null
+  return Utils.toBase58Check(hash, [network === 'main' ? 0x00 : 0x6f])
+}
+
+export function createChainState({ network, file, startHeight = 800_000 }: { network: 'main' | 'test'; file?: string; startHeight?: number }) {
+  let state: StateFile = { height: startHeight, txs: {}, nonce: 0 }
+  if (file && fs.existsSync(file)) state = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
+  const spent = new Map<string, string>() // outpoint -> spending txid
+  const byAddress = new Map<string, Set<string>>()
+
+  const index = (txid: string, stored: StoredTx) => {
+    const tx = Transaction.fromHex(stored.hex)
+    if (!stored.coinbase) for (const input of tx.inputs) spent.set(`${input.sourceTXID}:${input.sourceOutputIndex}`, txid)
+    tx.outputs.forEach((output) => {
+      const address = addressOfScript(output.lockingScript, network)
+      if (!address) return
+      let set = byAddress.get(address)
+      if (!set) byAddress.set(address, (set = new Set()))
+      set.add(txid)
+    })
+  }
+  for (const [txid, stored] of Object.entries(state.txs)) index(txid, stored)
+
+  const save = () => {
+    if (!file) return
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const temp = `${file}.${process.pid}.tmp`
+    fs.writeFileSync(temp, JSON.stringify(state))
+    fs.renameSync(temp, file)
+  }
+
+  const add = (tx: Transaction, coinbase: boolean) => {
+    const txid = tx.id('hex')
+    if (state.txs[txid]) return txid
+    const stored = { hex: tx.toHex(), height: null, coinbase }
+    state.txs[txid] = stored
+    index(txid, stored)
+    save()
+    return txid
+  }
+
+  return {
+    get height() {
+      return state.height
+    },
+    /** Accepts a signed transaction the way a node would (minus fees and policy). */
+    submit(hex: string): string {
+      let tx: Transaction
+      try {
+        tx = Transaction.fromHex(hex)
+      } catch {
+        throw new ChainRejection('TX decode failed')
+      }
+      const txid = tx.id('hex')
+      if (state.txs[txid]) return txid
+      if (tx.inputs.length === 0 || tx.outputs.length === 0) throw new ChainRejection('bad-txns-empty')
+      let inputTotal = 0
+      tx.inputs.forEach((input, inputIndex) => {
+        const sourceTXID = input.sourceTXID
+        const source = sourceTXID ? state.txs[sourceTXID] : undefined
+        if (!sourceTXID || !source) throw new ChainRejection('Missing inputs')
+        const outpoint = `${sourceTXID}:${input.sourceOutputIndex}`
+        if (spent.has(outpoint)) throw new ChainRejection('txn-mempool-conflict')
+        const sourceOutput = Transaction.fromHex(source.hex).outputs[input.sourceOutputIndex]
+        if (!sourceOutput || sourceOutput.satoshis === undefined) throw new ChainRejection('Missing inputs')
+        inputTotal += sourceOutput.satoshis
+        const valid = new Spend({
+          sourceTXID,
+          sourceOutputIndex: input.sourceOutputIndex,
+          sourceSatoshis: sourceOutput.satoshis,
+          lockingScript: sourceOutput.lockingScript,
+          transactionVersion: tx.version,
+          otherInputs: tx.inputs.filter((_, i) => i !== inputIndex),
+          outputs: tx.outputs,
+          unlockingScript: input.unlockingScript ?? new UnlockingScript(),
+          inputSequence: input.sequence ?? 0xffffffff,
+          inputIndex,
+          lockTime: tx.lockTime,
+        })
+        let ok = false
+        try {
+          ok = valid.validate()
+        } catch (error) {
+          throw new ChainRejection(`mandatory-script-verify-flag-failed (${(error as Error).message.slice(0, 80)})`)
+        }
+        if (!ok) throw new ChainRejection('mandatory-script-verify-flag-failed')
+      })
+      const outputTotal = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
+      if (outputTotal > inputTotal) throw new ChainRejection('bad-txns-in-belowout')
+      return add(tx, false)
+    },
+    /** A coinbase-style transaction paying `satoshis` to `address` (test wallet funding). */
+    mint(address: string, satoshis: number): string {
+      state.nonce += 1
+      // Unique per funding, like a coinbase's height and extra nonce.
+      const tag = Utils.toArray(`sim-${state.nonce}-${Date.now()}`, 'utf8')
+      const tx = new Transaction()
+      tx.addInput({
+        sourceTXID: '00'.repeat(32),
+        sourceOutputIndex: 0xffffffff,
+        unlockingScript: new UnlockingScript([{ op: tag.length, data: tag }]),
+        sequence: 0xffffffff,
+      })
+      tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
+      return add(tx, true)
+    },
+    /** Puts every mempool transaction in a new block; `count` blocks in all. */
+    mine(count = 1): number {
+      for (let i = 0; i < count; i += 1) {
+        state.height += 1
+        if (i === 0) for (const stored of Object.values(state.txs)) if (stored.height === null) stored.height = state.height
+      }
+      save()
+      return state.height
+    },
+    getHex(txid: string): string | undefined {
+      return state.txs[txid]?.hex
+    },
+    history(address: string, kind: 'confirmed' | 'unconfirmed') {
+      const out: { tx_hash: string; height?: number }[] = []
+      for (const txid of byAddress.get(address) ?? []) {
+        const stored = state.txs[txid]
+        if (!stored) continue
+        if (kind === 'confirmed' && stored.height !== null) out.push({ tx_hash: txid, height: stored.height })
+        if (kind === 'unconfirmed' && stored.height === null) out.push({ tx_hash: txid })
+      }
+      return out
+    },
+  }
+}
+
+export type ChainState = ReturnType<typeof createChainState>

@@ -1,0 +1,119 @@
+import type { AddressTransaction, ChainSource } from './types'
+import { ChainSourceError, MAX_ADDRESSES_PER_CALL } from './types'
+
+/**
+ * The WhatsOnChain API client (the real chain source; in test mode the same client talks to the
+ * local simulator). Requests are spaced to stay under `maxRequestsPerSecond` (3 without a key),
+ * retried with backoff on 429, 5xx and network errors, and carry `woc-api-key` when set.
+ */
+
+export type WhatsOnChainOptions = {
+  /** e.g. https://api.whatsonchain.com/v1/bsv/main */
+  baseUrl: string
+  apiKey?: string
+  maxRequestsPerSecond?: number
+  timeoutMs?: number
+  retries?: number
+  /** Backoff before retry n (1-based). */
+  retryDelayMs?: (attempt: number) => number
+}
+
+type HistoryEntry = { address: string; result?: { tx_hash: string; height?: number }[]; error?: string }
+
+export function createRequestSpacer(maxPerSecond: number) {
+  const gap = 1000 / maxPerSecond
+  let next = 0
+  return async function waitForSlot() {
+    const now = Date.now()
+    const slot = Math.max(now, next)
+    next = slot + gap
+    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now))
+  }
+}
+
+export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSource & { baseUrl: string } {
+  const baseUrl = options.baseUrl.replace(/\/$/, '')
+  const waitForSlot = createRequestSpacer(options.maxRequestsPerSecond ?? (options.apiKey ? 10 : 3))
+  const retries = options.retries ?? 2
+  const retryDelay = options.retryDelayMs ?? ((attempt: number) => 300 * 2 ** (attempt - 1))
+  const txCache = new Map<string, string>()
+
+  async function request(path: string, init: { method?: string; body?: unknown; as: 'json' | 'text' }): Promise<unknown> {
+    let lastError: unknown
+    for (let attempt = 0; attempt <= retries; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)))
+      await waitForSlot()
+      try {
+        const response = await fetch(`${baseUrl}${path}`, {
+          method: init.method ?? 'GET',
+          headers: {
+            accept: init.as === 'json' ? 'application/json' : 'text/plain',
+            ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(options.apiKey ? { 'woc-api-key': options.apiKey } : {}),
+          },
+          body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        })
+        if (response.ok) return init.as === 'json' ? await response.json() : await response.text()
+        const detail = (await response.text().catch(() => '')).slice(0, 200)
+        lastError = new ChainSourceError(`WhatsOnChain ${init.method ?? 'GET'} ${path} answered ${response.status} ${detail}`, response.status)
+        // Client errors other than throttling will not get better by retrying.
+        if (response.status < 500 && response.status !== 429) throw lastError
+      } catch (error) {
+        if (error instanceof ChainSourceError && error.status && error.status < 500 && error.status !== 429) throw error
+        lastError = error instanceof ChainSourceError ? error : new ChainSourceError(`WhatsOnChain ${path}: ${(error as Error).message}`)
+      }
+    }
+    throw lastError
+  }
+
+  async function bulkHistory(kind: 'confirmed' | 'unconfirmed', addresses: readonly string[]): Promise<HistoryEntry[]> {
+    const body = await request(`/addresses/${kind}/history`, { method: 'POST', body: { addresses }, as: 'json' })
+    if (!Array.isArray(body)) throw new ChainSourceError(`WhatsOnChain ${kind} history: unexpected answer`)
+    return body as HistoryEntry[]
+  }
+
+  return {
+    baseUrl,
+    async getTipHeight() {
+      const info = (await request('/chain/info', { as: 'json' })) as { blocks?: unknown }
+      if (typeof info?.blocks !== 'number') throw new ChainSourceError('WhatsOnChain chain/info: no block height')
+      return info.blocks
+    },
+    async getAddressHistories(addresses) {
+      if (addresses.length > MAX_ADDRESSES_PER_CALL) throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
+      const result = new Map<string, AddressTransaction[]>(addresses.map((a) => [a, []]))
+      if (addresses.length === 0) return result
+      // Unconfirmed first: a transaction mined between the two calls is then seen at least once.
+      const unconfirmed = await bulkHistory('unconfirmed', addresses)
+      const confirmed = await bulkHistory('confirmed', addresses)
+      for (const entry of [...confirmed, ...unconfirmed]) {
+        if (entry.error) throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)
+        const list = result.get(entry.address)
+        if (!list) continue
+        for (const tx of entry.result ?? []) {
+          const height = typeof tx.height === 'number' && tx.height > 0 ? tx.height : null
+          const known = list.find((t) => t.txid === tx.tx_hash)
+          if (!known) list.push({ txid: tx.tx_hash, height })
+          else if (known.height === null && height !== null) known.height = height
+        }
+      }
+      return result
+    },
+    async getTransactionHex(txid) {
+      if (!/^[0-9a-f]{64}$/i.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)
+      const cached = txCache.get(txid)
+      if (cached) return cached
+      const hex = String(await request(`/tx/${txid}/hex`, { as: 'text' })).trim()
+      if (!/^[0-9a-f]+$/i.test(hex)) throw new ChainSourceError(`WhatsOnChain tx ${txid}: not hex`)
+      if (txCache.size > 5000) txCache.clear()
+      txCache.set(txid, hex)
+      return hex
+    },
+    async broadcast(txHex) {
+      const body = await request('/tx/raw', { method: 'POST', body: { txhex: txHex }, as: 'json' })
+      if (typeof body !== 'string' || !/^[0-9a-f]{64}$/i.test(body)) throw new ChainSourceError('WhatsOnChain broadcast: unexpected answer')
+      return body
+    },
+  }
+}

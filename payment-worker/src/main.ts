@@ -1,0 +1,57 @@
+/**
+ * The payment worker process (`npm start` runs it beside the web process): validates the
+ * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
+ */
+import { EnvError, loadEnv } from '../../cms/src/config/env'
+import { createLogger } from '../../cms/src/server/logger'
+import { createWhatsOnChainClient } from './chain/whatsonchain'
+import { startPaymentWorker } from './worker'
+
+async function main() {
+  let env
+  try {
+    env = loadEnv()
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(`The payment worker cannot start.\n${error.message}`)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(env.logLevel, 'worker')
+  const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../cms/src/payload.config')])
+  const payload = await getPayload({ config })
+  const chain = createWhatsOnChainClient({
+    baseUrl: env.wocApiUrl,
+    apiKey: env.wocApiKey,
+    maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
+  })
+  const worker = startPaymentWorker({
+    payload,
+    chain,
+    logger,
+    settings: { ...env, logEmails: !env.smtp.host },
+  })
+  logger.info(
+    { chain: env.chainSource, url: env.wocApiUrl, confirmations: env.confirmationsRequired, pollMs: env.workerFastPollMs },
+    'payment worker started',
+  )
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'payment worker stopping')
+    setTimeout(() => process.exit(1), 10_000).unref()
+    await worker.stop()
+    await payload.db.destroy?.()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((error) => {
+  console.error('The payment worker failed to start:', error)
+  process.exit(1)
+})

@@ -1,0 +1,170 @@
+import { P2PKH, Transaction } from '@bsv/sdk'
+import type { OrderStatus } from '@shop/domain'
+import { assertTransition, deriveOrderPaymentState } from '@shop/domain'
+import type { Payload } from 'payload'
+
+import { slugs } from '../../cms/src/collections/slugs'
+import { releaseReservedStock } from '../../cms/src/db/atomic'
+import type { Order, Payment } from '../../cms/src/payload-types'
+import type { AddressTransaction } from './chain/types'
+
+/**
+ * One order, one pass, idempotent: records every output paying the order's address (one
+ * Payment per outpoint; the unique outpoint makes a repeat a no-op), then moves the order to the
+ * status its recorded payments and the clock call for, through the domain's transition table.
+ * Everything it decides is derived from the database, so a crash anywhere is repaired by the
+ * next pass. Fulfilment is a separate step (fulfilOrder).
+ */
+
+export type OrderSettings = { confirmationsRequired: number }
+type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
+
+/** The outputs of a raw transaction that pay `address` (P2PKH), with exact satoshis. */
+export function outputsPaying(txHex: string, address: string): { vout: number; satoshis: number }[] {
+  const tx = Transaction.fromHex(txHex)
+  const script = new P2PKH().lock(address).toHex()
+  const found: { vout: number; satoshis: number }[] = []
+  tx.outputs.forEach((output, vout) => {
+    if (output.lockingScript.toHex() === script) found.push({ vout, satoshis: output.satoshis ?? 0 })
+  })
+  return found
+}
+
+async function paymentsOf(payload: Payload, orderId: string): Promise<Payment[]> {
+  const found = await payload.find({
+    collection: slugs.payments,
+    where: { order: { equals: orderId } },
+    limit: 1000,
+    depth: 0,
+    pagination: false,
+    sort: 'seenAt',
+  })
+  return found.docs as Payment[]
+}
+
+export async function recordPayments({
+  payload,
+  order,
+  transactions,
+  getTransactionHex,
+  logger,
+}: {
+  payload: Payload
+  order: Order
+  transactions: readonly AddressTransaction[]
+  getTransactionHex: (txid: string) => Promise<string>
+  logger: Log
+}): Promise<Payment[]> {
+  let payments = await paymentsOf(payload, order.id)
+  const now = new Date()
+  const expired = order.status === 'EXPIRED' || now.getTime() >= new Date(order.gatewayExpiresAt).getTime()
+  let changed = false
+  for (const { txid, height } of transactions) {
+    const outputs = outputsPaying(await getTransactionHex(txid), order.paymentAddress)
+    for (const { vout, satoshis } of outputs) {
+      const outpoint = `${txid}:${vout}`
+      const known = payments.find((p) => p.outpoint === outpoint)
+      if (!known) {
+        try {
+          await payload.create({
+            collection: slugs.payments,
+            data: {
+              outpoint,
+              order: order.id,
+              txid,
+              vout,
+              satoshis,
+              address: order.paymentAddress,
+              seenAt: now.toISOString(),
+              blockHeight: height,
+              confirmedAt: height !== null ? now.toISOString() : null,
+              late: expired,
+            },
+          })
+          logger.info({ orderId: order.id, outpoint, satoshis, late: expired, height }, 'payment recorded')
+        } catch (error) {
+          // Recorded meanwhile by another pass: the unique outpoint did its job.
+          const again = await payload.count({ collection: slugs.payments, where: { outpoint: { equals: outpoint } } })
+          if (again.totalDocs === 0) throw error
+        }
+        changed = true
+      } else if ((known.blockHeight ?? null) !== height) {
+        await payload.update({
+          collection: slugs.payments,
+          id: known.id,
+          data: { blockHeight: height, confirmedAt: height !== null ? (known.confirmedAt ?? now.toISOString()) : null },
+        })
+        changed = true
+      }
+    }
+  }
+  if (changed) payments = await paymentsOf(payload, order.id)
+  return payments
+}
+
+export function confirmationsOf(payment: Pick<Payment, 'blockHeight'>, tipHeight: number): number {
+  return typeof payment.blockHeight === 'number' && payment.blockHeight > 0 ? Math.max(0, tipHeight - payment.blockHeight + 1) : 0
+}
+
+/** Applies the status the recorded payments call for; returns the order as stored. */
+export async function settleOrder({
+  payload,
+  order,
+  payments,
+  tipHeight,
+  settings,
+  logger,
+  now = new Date(),
+}: {
+  payload: Payload
+  order: Order
+  payments: readonly Payment[]
+  tipHeight: number
+  settings: OrderSettings
+  logger: Log
+  now?: Date
+}): Promise<Order> {
+  const from = order.status as OrderStatus
+  const derived = deriveOrderPaymentState({
+    status: from,
+    amountSatoshiExpected: order.amountSatoshiExpected,
+    payments: payments.map((p) => ({ satoshis: p.satoshis, confirmations: confirmationsOf(p, tipHeight), late: Boolean(p.late) })),
+    expiresAt: new Date(order.gatewayExpiresAt),
+    now,
+    confirmationsRequired: settings.confirmationsRequired,
+  })
+  const to = derived.status
+  const move = assertTransition(from, to)
+  const productId = typeof order.product === 'object' ? order.product.id : order.product
+
+  if (to === 'EXPIRED') {
+    // The copy goes back before the status says so; the release is atomic and once-only.
+    const released = await releaseReservedStock({ payload, orderId: order.id, productId })
+    if (released) logger.info({ orderId: order.id, productId }, 'reserved copy released')
+  }
+
+  const latest = [...payments].sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt))).at(-1)
+  const flags = order.flags ?? {}
+  const data: Partial<Order> = {}
+  if (move) data.status = to
+  if (move && to === 'PAID') data.paidAt = now.toISOString()
+  if ((order.amountSatoshiReceived ?? 0) !== derived.received) data.amountSatoshiReceived = derived.received
+  if (latest && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
+  if (
+    Boolean(flags.paidLate) !== derived.flags.paidLate ||
+    Boolean(flags.paidPartial) !== derived.flags.paidPartial ||
+    Boolean(flags.paidOver) !== derived.flags.paidOver
+  ) {
+    data.flags = derived.flags
+  }
+  if (Object.keys(data).length === 0) return order
+
+  const updated = (await payload.update({ collection: slugs.orders, id: order.id, data })) as Order
+  if (move) {
+    logger.info({ orderId: order.id, from, to, received: derived.received, due: order.amountSatoshiExpected }, 'order status changed')
+  }
+  if (data.flags && (derived.flags.paidLate || derived.flags.paidOver)) {
+    logger.warn({ orderId: order.id, flags: derived.flags, received: derived.received }, 'payment exception flagged for the owner')
+  }
+  return updated
+}
