@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { LockingScript, P2PKH, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
+import type { LockingScript } from '@bsv/sdk'
+import { P2PKH, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
 
 /**
  * The simulated chain: a mempool, blocks, and an index of which transactions pay which address.
@@ -104,7 +105,7 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
           inputIndex,
           lockTime: tx.lockTime,
         })
-        let ok = false
+        let ok: boolean
         try {
           ok = valid.validate()
         } catch (error) {
