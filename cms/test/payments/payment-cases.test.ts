@@ -129,7 +129,7 @@ describe('a failing chain source', () => {
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('AWAITING_PAYMENT')
     h.simulator.setOutage(false)
     await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED', 40_000)
-    expect(h.logs.some((l) => l.msg === 'payment worker recovered')).toBe(true)
+    await waitFor(async () => h.logs.some((l) => l.msg === 'payment worker recovered'))
   })
 })
 
