@@ -124,6 +124,10 @@ describe('production database', () => {
         .toBe(200)
       const products = await (await fetch(`http://127.0.0.1:${port}/api/products`)).json()
       expect(products).toEqual([])
+      // Every kind of table the public pages read exists (collections, arrays, globals).
+      for (const path of ['/api/papers', '/api/timeline', '/api/content/faqs', '/api/content/legal']) {
+        expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200)
+      }
       const hsts = (await fetch(`http://127.0.0.1:${port}/store`)).headers.get('strict-transport-security')
       expect(hsts).toContain('max-age=')
     } finally {

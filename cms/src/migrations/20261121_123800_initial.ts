@@ -98,6 +98,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   await db.run(sql`CREATE TABLE \`download_tokens\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`token_hash\` text NOT NULL,
+  	\`token_sealed\` text NOT NULL,
   	\`order_id\` text NOT NULL,
   	\`product_id\` integer NOT NULL,
   	\`expires_at\` text NOT NULL,
@@ -125,6 +126,28 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   await db.run(sql`CREATE UNIQUE INDEX \`counters_name_idx\` ON \`counters\` (\`name\`);`)
   await db.run(sql`CREATE INDEX \`counters_updated_at_idx\` ON \`counters\` (\`updated_at\`);`)
   await db.run(sql`CREATE INDEX \`counters_created_at_idx\` ON \`counters\` (\`created_at\`);`)
+  await db.run(sql`CREATE TABLE \`email_outbox\` (
+  	\`id\` integer PRIMARY KEY NOT NULL,
+  	\`key\` text NOT NULL,
+  	\`kind\` text NOT NULL,
+  	\`order_id\` text NOT NULL,
+  	\`to\` text NOT NULL,
+  	\`status\` text DEFAULT 'pending' NOT NULL,
+  	\`attempts\` numeric DEFAULT 0 NOT NULL,
+  	\`next_attempt_at\` text NOT NULL,
+  	\`last_error\` text,
+  	\`sent_at\` text,
+  	\`updated_at\` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+  	\`created_at\` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+  	FOREIGN KEY (\`order_id\`) REFERENCES \`orders\`(\`id\`) ON UPDATE no action ON DELETE set null
+  );
+  `)
+  await db.run(sql`CREATE UNIQUE INDEX \`email_outbox_key_idx\` ON \`email_outbox\` (\`key\`);`)
+  await db.run(sql`CREATE INDEX \`email_outbox_order_idx\` ON \`email_outbox\` (\`order_id\`);`)
+  await db.run(sql`CREATE INDEX \`email_outbox_status_idx\` ON \`email_outbox\` (\`status\`);`)
+  await db.run(sql`CREATE INDEX \`email_outbox_next_attempt_at_idx\` ON \`email_outbox\` (\`next_attempt_at\`);`)
+  await db.run(sql`CREATE INDEX \`email_outbox_updated_at_idx\` ON \`email_outbox\` (\`updated_at\`);`)
+  await db.run(sql`CREATE INDEX \`email_outbox_created_at_idx\` ON \`email_outbox\` (\`created_at\`);`)
   await db.run(sql`CREATE TABLE \`media\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`alt\` text,
@@ -274,6 +297,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	\`payments_id\` integer,
   	\`download_tokens_id\` integer,
   	\`counters_id\` integer,
+  	\`email_outbox_id\` integer,
   	\`media_id\` integer,
   	\`digital_files_id\` integer,
   	\`documents_id\` integer,
@@ -286,6 +310,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`payments_id\`) REFERENCES \`payments\`(\`id\`) ON UPDATE no action ON DELETE cascade,
   	FOREIGN KEY (\`download_tokens_id\`) REFERENCES \`download_tokens\`(\`id\`) ON UPDATE no action ON DELETE cascade,
   	FOREIGN KEY (\`counters_id\`) REFERENCES \`counters\`(\`id\`) ON UPDATE no action ON DELETE cascade,
+  	FOREIGN KEY (\`email_outbox_id\`) REFERENCES \`email_outbox\`(\`id\`) ON UPDATE no action ON DELETE cascade,
   	FOREIGN KEY (\`media_id\`) REFERENCES \`media\`(\`id\`) ON UPDATE no action ON DELETE cascade,
   	FOREIGN KEY (\`digital_files_id\`) REFERENCES \`digital_files\`(\`id\`) ON UPDATE no action ON DELETE cascade,
   	FOREIGN KEY (\`documents_id\`) REFERENCES \`documents\`(\`id\`) ON UPDATE no action ON DELETE cascade,
@@ -302,6 +327,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_payments_id_idx\` ON \`payload_locked_documents_rels\` (\`payments_id\`);`)
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_download_tokens_id_idx\` ON \`payload_locked_documents_rels\` (\`download_tokens_id\`);`)
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_counters_id_idx\` ON \`payload_locked_documents_rels\` (\`counters_id\`);`)
+  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_email_outbox_id_idx\` ON \`payload_locked_documents_rels\` (\`email_outbox_id\`);`)
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_media_id_idx\` ON \`payload_locked_documents_rels\` (\`media_id\`);`)
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_digital_files_id_idx\` ON \`payload_locked_documents_rels\` (\`digital_files_id\`);`)
   await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_documents_id_idx\` ON \`payload_locked_documents_rels\` (\`documents_id\`);`)
@@ -433,6 +459,7 @@ export async function down({ db, payload, req }: MigrateDownArgs): Promise<void>
   await db.run(sql`DROP TABLE \`payments\`;`)
   await db.run(sql`DROP TABLE \`download_tokens\`;`)
   await db.run(sql`DROP TABLE \`counters\`;`)
+  await db.run(sql`DROP TABLE \`email_outbox\`;`)
   await db.run(sql`DROP TABLE \`media\`;`)
   await db.run(sql`DROP TABLE \`digital_files\`;`)
   await db.run(sql`DROP TABLE \`documents\`;`)
