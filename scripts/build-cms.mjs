@@ -8,4 +8,8 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
 const bin = (name) => path.join(cmsDir, '../node_modules/.bin', name)
 
 execFileSync(bin('payload'), ['generate:importmap'], { cwd: cmsDir, env, stdio: 'inherit' })
-execFileSync(bin('next'), ['build'], { cwd: cmsDir, env: { ...env, NODE_ENV: 'production' }, stdio: 'inherit' })
+execFileSync(bin('next'), ['build'], {
+  cwd: cmsDir,
+  env: { ...env, NODE_ENV: 'production' },
+  stdio: 'inherit',
+})

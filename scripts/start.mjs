@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dev = process.argv.includes('--dev')
 const production = process.env.NODE_ENV === 'production'
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: process.env.NODE_ENV ?? 'development' }
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+}
 
 function newestMtime(target) {
   if (!fs.existsSync(target)) return 0
@@ -35,13 +39,26 @@ if (!dev) {
   buildIfStale({
     name: 'the storefront',
     output: path.join(root, 'storefront/dist/index.html'),
-    sources: ['storefront/src', 'storefront/index.html', 'storefront/public', 'storefront/vite.config.ts', 'domain/src'],
+    sources: [
+      'storefront/src',
+      'storefront/index.html',
+      'storefront/public',
+      'storefront/vite.config.ts',
+      'domain/src',
+    ],
     command: ['build', '-w', 'storefront'],
   })
   buildIfStale({
-    name: "the CMS admin (Next, about a minute)",
+    name: 'the CMS admin (Next, about a minute)',
     output: path.join(root, 'cms/.next/BUILD_ID'),
-    sources: ['cms/src/payload.config.ts', 'cms/src/collections', 'cms/src/globals', 'cms/src/access', 'cms/src/app', 'cms/next.config.mjs'],
+    sources: [
+      'cms/src/payload.config.ts',
+      'cms/src/collections',
+      'cms/src/globals',
+      'cms/src/access',
+      'cms/src/app',
+      'cms/next.config.mjs',
+    ],
     command: ['build', '-w', 'cms'],
   })
 }
@@ -56,13 +73,17 @@ function stopAll(code) {
   stopping = true
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 15_000).unref()
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() =>
-    process.exit(code),
-  )
+  Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  ).then(() => process.exit(code))
 }
 
 function run(name, args, extraEnv = {}) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' })
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    stdio: 'inherit',
+  })
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`[start] ${name} stopped (${signal ?? `exit ${code}`}); stopping the shop.`)
@@ -89,7 +110,11 @@ process.on('SIGINT', () => stopAll(0))
 process.on('SIGTERM', () => stopAll(0))
 
 const simulator = path.join(root, 'payment-worker/src/chain/simulator/main.ts')
-if (!production && (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' && fs.existsSync(simulator)) {
+if (
+  !production &&
+  (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' &&
+  fs.existsSync(simulator)
+) {
   run('chain-simulator', [...tsx, simulator])
 }
 // The web process prepares the database (schema push in test mode, migrations in production);
@@ -100,5 +125,7 @@ if (fs.existsSync(worker) && (await waitForWeb(web))) {
   run('worker', [...tsx, worker], { DB_PUSH: 'false' })
 }
 if (dev) {
-  children.push(spawn('npm', ['run', 'dev', '-w', 'storefront'], { cwd: root, env, stdio: 'inherit' }))
+  children.push(
+    spawn('npm', ['run', 'dev', '-w', 'storefront'], { cwd: root, env, stdio: 'inherit' }),
+  )
 }

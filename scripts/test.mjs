@@ -7,20 +7,35 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.CI ? '0' : '1' }
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: '1',
+  FORCE_COLOR: process.env.CI ? '0' : '1',
+}
 const vitestArgs = process.argv.slice(2)
 
 function run(label, command, args, extraEnv = {}) {
   const started = Date.now()
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
     child.on('exit', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1)
       console.log(`[test] ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`)
-      if (code !== 0) console.log(output.split('\n').filter((l) => !l.includes('Unknown user config')).slice(-80).join('\n'))
+      if (code !== 0)
+        console.log(
+          output
+            .split('\n')
+            .filter((l) => !l.includes('Unknown user config'))
+            .slice(-80)
+            .join('\n'),
+        )
       resolve(code === 0)
     })
   })
@@ -44,8 +59,12 @@ const vitest = spawn(
 )
 const code = await new Promise((resolve) => vitest.on('exit', (c) => resolve(c ?? 1)))
 try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(fs.readFileSync(report, 'utf8'))
-  console.log(`${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`)
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(
+    fs.readFileSync(report, 'utf8'),
+  )
+  console.log(
+    `${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`,
+  )
 } catch {
   console.log(`0 passed, 1 failed`)
 }

@@ -29,7 +29,12 @@ import { globals } from './globals'
 export default buildConfig({
   serverURL: env.publicUrl,
   secret: resolvePayloadSecret(env),
-  routes: { admin: '/cms', api: '/cms/api', graphQL: '/cms/graphql', graphQLPlayground: '/cms/graphql-playground' },
+  routes: {
+    admin: '/cms',
+    api: '/cms/api',
+    graphQL: '/cms/graphql',
+    graphQLPlayground: '/cms/graphql-playground',
+  },
   admin: {
     user: slugs.staff,
     meta: { titleSuffix: ' · Book Shop CMS' },

@@ -14,11 +14,15 @@ const run = promisify(execFile)
 describe('production start-up', () => {
   it('refuses to start without its required settings and names each one', async () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '3999' }
-    const failure = await run(process.execPath, ['--import', 'tsx', fromRoot('cms/src/server/main.ts')], {
-      cwd: fromRoot('cms'),
-      env,
-      timeout: 60_000,
-    }).then(
+    const failure = await run(
+      process.execPath,
+      ['--import', 'tsx', fromRoot('cms/src/server/main.ts')],
+      {
+        cwd: fromRoot('cms'),
+        env,
+        timeout: 60_000,
+      },
+    ).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     )
@@ -70,8 +74,12 @@ describe('production start-up', () => {
   })
 
   it('selects MongoDB for a mongodb URI', () => {
-    expect(loadEnv({ DATABASE_URI: 'mongodb://localhost:27017/shop' }).databaseEngine).toBe('mongodb')
-    expect(loadEnv({ DATABASE_URI: 'mongodb+srv://cluster.example/shop' }).databaseEngine).toBe('mongodb')
+    expect(loadEnv({ DATABASE_URI: 'mongodb://localhost:27017/shop' }).databaseEngine).toBe(
+      'mongodb',
+    )
+    expect(loadEnv({ DATABASE_URI: 'mongodb+srv://cluster.example/shop' }).databaseEngine).toBe(
+      'mongodb',
+    )
     expect(() => loadEnv({ DATABASE_URI: 'postgres://nope' })).toThrow(EnvError)
   })
 })
@@ -125,10 +133,17 @@ describe('production database', () => {
       const products = await (await fetch(`http://127.0.0.1:${port}/api/products`)).json()
       expect(products).toEqual([])
       // Every kind of table the public pages read exists (collections, arrays, globals).
-      for (const path of ['/api/papers', '/api/timeline', '/api/content/faqs', '/api/content/legal']) {
+      for (const path of [
+        '/api/papers',
+        '/api/timeline',
+        '/api/content/faqs',
+        '/api/content/legal',
+      ]) {
         expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200)
       }
-      const hsts = (await fetch(`http://127.0.0.1:${port}/store`)).headers.get('strict-transport-security')
+      const hsts = (await fetch(`http://127.0.0.1:${port}/store`)).headers.get(
+        'strict-transport-security',
+      )
       expect(hsts).toContain('max-age=')
     } finally {
       child.kill('SIGTERM')

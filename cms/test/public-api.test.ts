@@ -17,7 +17,11 @@ afterAll(async () => {
 
 const getJson = async (path: string) => {
   const response = await fetch(`${shop.url}${path}`)
-  return { status: response.status, body: (await response.json()) as unknown, headers: response.headers }
+  return {
+    status: response.status,
+    body: (await response.json()) as unknown,
+    headers: response.headers,
+  }
 }
 
 describe('GET /api/products', () => {
@@ -30,9 +34,16 @@ describe('GET /api/products', () => {
     for (const product of products) {
       expect(product.priceEUR).toMatch(/^\d+\.\d{2}$/)
       expect(product.coverImageUrl).toMatch(/^\/media\/[^/]+$/)
-      expect(Object.keys(product).sort()).toEqual(
-        ['coverImageUrl', 'currentStock', 'id', 'isAvailable', 'name', 'priceEUR', 'shortDescription', 'type'],
-      )
+      expect(Object.keys(product).sort()).toEqual([
+        'coverImageUrl',
+        'currentStock',
+        'id',
+        'isAvailable',
+        'name',
+        'priceEUR',
+        'shortDescription',
+        'type',
+      ])
     }
   })
 
@@ -47,7 +58,14 @@ describe('GET /api/products', () => {
   it('never lists hidden or soft-deleted products', async () => {
     const hidden = await shop.payload.create({
       collection: slugs.products,
-      data: { name: 'Hidden book', type: 'DIGITAL', priceEUR: 5, totalStock: 1, currentStock: 1, isAvailable: false },
+      data: {
+        name: 'Hidden book',
+        type: 'DIGITAL',
+        priceEUR: 5,
+        totalStock: 1,
+        currentStock: 1,
+        isAvailable: false,
+      },
     })
     const deleted = await shop.payload.create({
       collection: slugs.products,
@@ -62,7 +80,10 @@ describe('GET /api/products', () => {
       },
     })
     const { body } = await getJson('/api/products')
-    const names = publicProductSchema.array().parse(body).map((p) => p.name)
+    const names = publicProductSchema
+      .array()
+      .parse(body)
+      .map((p) => p.name)
     expect(names).not.toContain('Hidden book')
     expect(names).not.toContain('Deleted book')
 
@@ -76,7 +97,13 @@ describe('GET /api/products', () => {
   it('reads legacy PDF and EPUB types as digital books', async () => {
     const legacy = await shop.payload.create({
       collection: slugs.products,
-      data: { name: 'Legacy EPUB', type: 'EPUB' as 'DIGITAL', priceEUR: 3, totalStock: 1, currentStock: 1 },
+      data: {
+        name: 'Legacy EPUB',
+        type: 'EPUB' as 'DIGITAL',
+        priceEUR: 3,
+        totalStock: 1,
+        currentStock: 1,
+      },
     })
     expect(legacy.type).toBe('DIGITAL')
     const { body } = await getJson(`/api/products/${legacy.id}`)
@@ -93,11 +120,14 @@ describe('GET /api/products/:id', () => {
     expect(publicProductSchema.parse(body)).toEqual(physical)
   })
 
-  it.each(['999999', 'abc', '1 OR 1=1', '-1', '0'])('answers 404 with the error shape for id %s', async (id) => {
-    const { status, body } = await getJson(`/api/products/${encodeURIComponent(id)}`)
-    expect(status).toBe(404)
-    expect(body).toEqual({ error: 'Product not found.' })
-  })
+  it.each(['999999', 'abc', '1 OR 1=1', '-1', '0'])(
+    'answers 404 with the error shape for id %s',
+    async (id) => {
+      const { status, body } = await getJson(`/api/products/${encodeURIComponent(id)}`)
+      expect(status).toBe(404)
+      expect(body).toEqual({ error: 'Product not found.' })
+    },
+  )
 })
 
 describe('site content endpoints', () => {
@@ -112,16 +142,28 @@ describe('site content endpoints', () => {
   it('serves six milestones, the first two completed', async () => {
     const { body } = await getJson('/api/timeline')
     const items = body as { status: string }[]
-    expect(items.map((i) => i.status)).toEqual(['completed', 'completed', 'upcoming', 'upcoming', 'upcoming', 'upcoming'])
+    expect(items.map((i) => i.status)).toEqual([
+      'completed',
+      'completed',
+      'upcoming',
+      'upcoming',
+      'upcoming',
+      'upcoming',
+    ])
   })
 
   it('serves the legal texts as HTML, four FAQs, the tools and three wallets', async () => {
-    const legal = (await getJson('/api/content/legal')).body as { termsHtml: string; privacyHtml: string }
+    const legal = (await getJson('/api/content/legal')).body as {
+      termsHtml: string
+      privacyHtml: string
+    }
     expect(legal.termsHtml).toContain('<p>')
     expect(legal.privacyHtml).toContain('<p>')
     expect((await getJson('/api/content/faqs')).body).toHaveLength(4)
     expect((await getJson('/api/content/wallets')).body).toHaveLength(3)
-    const tools = (await getJson('/api/content/tools')).body as { manuals: { language: string }[] }[]
+    const tools = (await getJson('/api/content/tools')).body as {
+      manuals: { language: string }[]
+    }[]
     expect(tools.flatMap((t) => t.manuals.map((m) => m.language))).toEqual(['en', 'it', 'fr', 'es'])
   })
 })
@@ -162,7 +204,9 @@ describe('the web process', () => {
   })
 
   it('keeps the digital books private', async () => {
-    const file = await fetch(`${shop.url}/cms/api/digital-files/file/identity-dual-vote-and-trust.pdf`)
+    const file = await fetch(
+      `${shop.url}/cms/api/digital-files/file/identity-dual-vote-and-trust.pdf`,
+    )
     expect(file.status).toBe(403)
     const list = await fetch(`${shop.url}/cms/api/products`)
     expect(list.status).toBe(403)

@@ -15,15 +15,20 @@ const env = {
   DATA_DIR: dataDir,
   DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
   PAYLOAD_SECRET: 'test-secret-test-secret-test-secret-0123',
-  LOG_LEVEL: 'error',
+  LOG_LEVEL: 'fatal',
 }
 
 const writer = (tag: string, count: number, push = false) =>
-  run(process.execPath, ['--import', 'tsx', fromRoot('cms/test/support/createMany.ts'), String(count), tag], {
-    cwd: fromRoot('cms'),
-    env: { ...env, DB_PUSH: String(push) },
-    timeout: 240_000,
-  })
+  run(
+    process.execPath,
+    ['--import', 'tsx', fromRoot('cms/test/support/createMany.ts'), String(count), tag],
+    {
+      cwd: fromRoot('cms'),
+      env: { ...env, DB_PUSH: String(push) },
+      timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  )
 
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true })
@@ -34,8 +39,16 @@ describe('SQLite shared by two processes', () => {
     // Create the schema once first, as the web process does before the worker starts.
     await writer('schema', 1, true)
     const [a, b] = await Promise.all([writer('a', 300), writer('b', 300)])
-    expect(JSON.parse(a.stdout.trim().split('\n').pop()!)).toEqual({ tag: 'a', created: 300, failures: 0 })
-    expect(JSON.parse(b.stdout.trim().split('\n').pop()!)).toEqual({ tag: 'b', created: 300, failures: 0 })
+    expect(JSON.parse(a.stdout.trim().split('\n').pop()!)).toEqual({
+      tag: 'a',
+      created: 300,
+      failures: 0,
+    })
+    expect(JSON.parse(b.stdout.trim().split('\n').pop()!)).toEqual({
+      tag: 'b',
+      created: 300,
+      failures: 0,
+    })
 
     const { stdout } = await run(
       process.execPath,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 
 import type { OrderStatus } from './order-status'
-import { ORDER_STATUSES, assertTransition, canTransition, ForbiddenTransitionError } from './order-status'
+import {
+  ORDER_STATUSES,
+  assertTransition,
+  canTransition,
+  ForbiddenTransitionError,
+} from './order-status'
 import { eurToSatoshis, formatBSV } from './money'
 import { bsvToSatoshis, createOrderRequestSchema, deriveOrderPaymentState } from './payments'
 
@@ -19,10 +24,13 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['PROCESSING_DELIVERY', 'SHIPPED'],
   ['ERROR_FULFILLMENT', 'PAID'],
 ]
-const isAllowed = (from: OrderStatus, to: OrderStatus) => ALLOWED.some(([f, t]) => f === from && t === to)
+const isAllowed = (from: OrderStatus, to: OrderStatus) =>
+  ALLOWED.some(([f, t]) => f === from && t === to)
 
 describe('the order transition table', () => {
-  const pairs = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.filter((to) => to !== from).map((to) => [from, to] as const))
+  const pairs = ORDER_STATUSES.flatMap((from) =>
+    ORDER_STATUSES.filter((to) => to !== from).map((to) => [from, to] as const),
+  )
 
   it.each(pairs.filter(([f, t]) => isAllowed(f, t)))('allows %s -> %s', (from, to) => {
     expect(canTransition(from, to)).toBe(true)
@@ -77,47 +85,93 @@ describe('deriving an order status from its payments', () => {
     now: new Date('2030-01-01T00:05:00Z'),
     confirmationsRequired: 1,
   }
-  const pay = (satoshis: number, confirmations = 0, late = false) => ({ satoshis, confirmations, late })
+  const pay = (satoshis: number, confirmations = 0, late = false) => ({
+    satoshis,
+    confirmations,
+    late,
+  })
 
   it('waits while nothing arrived', () => {
     expect(deriveOrderPaymentState({ ...base, payments: [] }).status).toBe('AWAITING_PAYMENT')
   })
   it('detects the full amount unconfirmed, then pays at the required confirmations', () => {
-    expect(deriveOrderPaymentState({ ...base, payments: [pay(1000)] }).status).toBe('PAYMENT_DETECTED')
+    expect(deriveOrderPaymentState({ ...base, payments: [pay(1000)] }).status).toBe(
+      'PAYMENT_DETECTED',
+    )
     expect(deriveOrderPaymentState({ ...base, payments: [pay(1000, 1)] }).status).toBe('PAID')
-    expect(deriveOrderPaymentState({ ...base, confirmationsRequired: 0, payments: [pay(1000)] }).status).toBe('PAID')
-    expect(deriveOrderPaymentState({ ...base, confirmationsRequired: 2, payments: [pay(1000, 1)] }).status).toBe('PAYMENT_DETECTED')
+    expect(
+      deriveOrderPaymentState({ ...base, confirmationsRequired: 0, payments: [pay(1000)] }).status,
+    ).toBe('PAID')
+    expect(
+      deriveOrderPaymentState({ ...base, confirmationsRequired: 2, payments: [pay(1000, 1)] })
+        .status,
+    ).toBe('PAYMENT_DETECTED')
   })
   it('adds up payments in parts and flags partial and over payments', () => {
-    expect(deriveOrderPaymentState({ ...base, payments: [pay(400)] })).toMatchObject({ status: 'UNDERPAID', flags: { paidPartial: true } })
-    expect(deriveOrderPaymentState({ ...base, payments: [pay(400, 1), pay(600, 1)] }).status).toBe('PAID')
-    expect(deriveOrderPaymentState({ ...base, payments: [pay(1500, 1)] })).toMatchObject({ status: 'PAID', received: 1500, flags: { paidOver: true } })
+    expect(deriveOrderPaymentState({ ...base, payments: [pay(400)] })).toMatchObject({
+      status: 'UNDERPAID',
+      flags: { paidPartial: true },
+    })
+    expect(deriveOrderPaymentState({ ...base, payments: [pay(400, 1), pay(600, 1)] }).status).toBe(
+      'PAID',
+    )
+    expect(deriveOrderPaymentState({ ...base, payments: [pay(1500, 1)] })).toMatchObject({
+      status: 'PAID',
+      received: 1500,
+      flags: { paidOver: true },
+    })
   })
   it('expires without the full amount, and a detected payment never expires', () => {
     const later = { ...base, now: new Date('2030-01-01T00:20:00Z') }
     expect(deriveOrderPaymentState({ ...later, payments: [] }).status).toBe('EXPIRED')
-    expect(deriveOrderPaymentState({ ...later, status: 'UNDERPAID', payments: [pay(10)] }).status).toBe('EXPIRED')
-    expect(deriveOrderPaymentState({ ...later, status: 'PAYMENT_DETECTED', payments: [pay(1000)] }).status).toBe('PAYMENT_DETECTED')
+    expect(
+      deriveOrderPaymentState({ ...later, status: 'UNDERPAID', payments: [pay(10)] }).status,
+    ).toBe('EXPIRED')
+    expect(
+      deriveOrderPaymentState({ ...later, status: 'PAYMENT_DETECTED', payments: [pay(1000)] })
+        .status,
+    ).toBe('PAYMENT_DETECTED')
   })
   it('never revives an expired order with a late payment, but flags it', () => {
-    const state = deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(1000, 3, true)] })
+    const state = deriveOrderPaymentState({
+      ...base,
+      status: 'EXPIRED',
+      payments: [pay(1000, 3, true)],
+    })
     expect(state).toMatchObject({ status: 'EXPIRED', received: 1000, flags: { paidLate: true } })
   })
   it('does not count a late top-up towards an on-time partial payment', () => {
-    const state = deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(400, 1), pay(600, 1, true)] })
+    const state = deriveOrderPaymentState({
+      ...base,
+      status: 'EXPIRED',
+      payments: [pay(400, 1), pay(600, 1, true)],
+    })
     expect(state).toMatchObject({ status: 'EXPIRED', flags: { paidLate: true, paidPartial: true } })
   })
   it('keeps statuses past payment', () => {
     for (const status of ['PAID', 'PROCESSING_DELIVERY', 'SHIPPED', 'ERROR_FULFILLMENT'] as const) {
-      expect(deriveOrderPaymentState({ ...base, status, payments: [pay(1000, 1)] }).status).toBe(status)
+      expect(deriveOrderPaymentState({ ...base, status, payments: [pay(1000, 1)] }).status).toBe(
+        status,
+      )
     }
   })
 })
 
 describe('the order creation contract', () => {
   it('trims the token address and reads an empty one as none', () => {
-    expect(createOrderRequestSchema.parse({ productId: 1, userEmail: 'a@b.co', tokenAddress: '  ' }).tokenAddress).toBeNull()
-    expect(createOrderRequestSchema.parse({ productId: '1', userEmail: 'a@b.co', tokenAddress: ' x@y.io ' }).tokenAddress).toBe('x@y.io')
-    expect(createOrderRequestSchema.parse({ productId: 1, userEmail: 'a@b.co' }).productId).toBe('1')
+    expect(
+      createOrderRequestSchema.parse({ productId: 1, userEmail: 'a@b.co', tokenAddress: '  ' })
+        .tokenAddress,
+    ).toBeNull()
+    expect(
+      createOrderRequestSchema.parse({
+        productId: '1',
+        userEmail: 'a@b.co',
+        tokenAddress: ' x@y.io ',
+      }).tokenAddress,
+    ).toBe('x@y.io')
+    expect(createOrderRequestSchema.parse({ productId: 1, userEmail: 'a@b.co' }).productId).toBe(
+      '1',
+    )
   })
 })

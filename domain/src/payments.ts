@@ -75,7 +75,8 @@ export function bsvToSatoshis(amountBSV: string): number {
   if (!/^\d+(\.\d{1,8})?$/.test(text)) throw new RangeError(`Not a BSV amount: ${amountBSV}`)
   const [whole = '0', fraction = ''] = text.split('.')
   const sats = BigInt(whole) * 100_000_000n + BigInt(fraction.padEnd(8, '0'))
-  if (sats > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`BSV amount too large: ${amountBSV}`)
+  if (sats > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`BSV amount too large: ${amountBSV}`)
   return Number(sats)
 }
 

@@ -27,7 +27,9 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 async function coverPng(): Promise<Buffer> {
-  return sharp({ create: { width: 300, height: 450, channels: 3, background: { r: 29, g: 49, b: 87 } } })
+  return sharp({
+    create: { width: 300, height: 450, channels: 3, background: { r: 29, g: 49, b: 87 } },
+  })
     .png()
     .toBuffer()
 }
@@ -39,7 +41,8 @@ async function bookPdf(): Promise<Buffer> {
 }
 
 type PublicProduct = { id: number; name: string; type: string; priceEUR: string }
-const publicProducts = async () => (await (await fetch(`${baseURL()}/api/products`)).json()) as PublicProduct[]
+const publicProducts = async () =>
+  (await (await fetch(`${baseURL()}/api/products`)).json()) as PublicProduct[]
 
 const productName = `E2E Handbook ${Date.now()}`
 let createdProductId = ''
@@ -73,7 +76,9 @@ describe('the admin area in Chromium', () => {
     await page.getByLabel('Email').fill(inject('demoAdmin').email)
     await page.getByLabel('Password').fill('not-the-password')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect.poll(() => page.locator('.admin-alert--error').textContent()).toBe('Invalid email or password.')
+    await expect
+      .poll(() => page.locator('.admin-alert--error').textContent())
+      .toBe('Invalid email or password.')
     expect(new URL(page.url()).pathname).toBe('/admin/login')
     await context.close()
   })
@@ -85,7 +90,10 @@ describe('the admin area in Chromium', () => {
     await signIn(page, email, password)
     await expect.poll(() => page.getByText('Welcome, Demo Admin!').isVisible()).toBe(true)
 
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Products' }).click()
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Products' })
+      .click()
     await page.getByRole('link', { name: '+ New product' }).click()
     await page.waitForURL((url) => url.pathname === '/admin/products/new')
     // Defaults of spec section 5: Digital, available; the digital file input is there for Digital only.
@@ -100,8 +108,12 @@ describe('the admin area in Chromium', () => {
     await page.getByLabel('Total stock').fill('50')
     await page.getByLabel('Current stock').fill('50')
     await page.getByLabel('Short description').fill('A book created by the browser test.')
-    await page.locator('#coverImageFile').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await coverPng() })
-    await page.locator('#digitalFile').setInputFiles({ name: 'handbook.pdf', mimeType: 'application/pdf', buffer: await bookPdf() })
+    await page
+      .locator('#coverImageFile')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await coverPng() })
+    await page
+      .locator('#digitalFile')
+      .setInputFiles({ name: 'handbook.pdf', mimeType: 'application/pdf', buffer: await bookPdf() })
     await page.getByRole('button', { name: 'Create product' }).click()
     await expect.poll(() => page.getByText('Product created successfully!').isVisible()).toBe(true)
     await page.waitForURL((url) => url.pathname === '/admin/products')
@@ -117,7 +129,9 @@ describe('the admin area in Chromium', () => {
     expect(listed).toMatchObject({ type: 'PDF', priceEUR: '12.50' })
     const store = await context.newPage()
     await store.goto(`/product/${listed!.id}`)
-    await expect.poll(() => store.getByRole('heading', { name: productName }).isVisible()).toBe(true)
+    await expect
+      .poll(() => store.getByRole('heading', { name: productName }).isVisible())
+      .toBe(true)
     await store.close()
 
     // Edit: a new price.
@@ -133,14 +147,24 @@ describe('the admin area in Chromium', () => {
 
     // Delete (after confirming): dimmed, last, gone from the store. Then restore it.
     await page.getByRole('button', { name: `Delete ${productName}` }).click()
-    await expect.poll(() => page.getByText(`Product "${productName}" soft-deleted!`).isVisible()).toBe(true)
-    await expect.poll(() => page.locator('tbody tr').last().getAttribute('data-product-id')).toBe(createdProductId)
-    expect(await page.locator('tbody tr').last().getAttribute('class')).toContain('admin-row--deleted')
+    await expect
+      .poll(() => page.getByText(`Product "${productName}" soft-deleted!`).isVisible())
+      .toBe(true)
+    await expect
+      .poll(() => page.locator('tbody tr').last().getAttribute('data-product-id'))
+      .toBe(createdProductId)
+    expect(await page.locator('tbody tr').last().getAttribute('class')).toContain(
+      'admin-row--deleted',
+    )
     expect((await publicProducts()).some((p) => p.name === productName)).toBe(false)
 
     await page.getByRole('button', { name: `Restore ${productName}` }).click()
-    await expect.poll(() => page.getByText(`Product "${productName}" restored!`).isVisible()).toBe(true)
-    await expect.poll(async () => (await publicProducts()).some((p) => p.name === productName)).toBe(true)
+    await expect
+      .poll(() => page.getByText(`Product "${productName}" restored!`).isVisible())
+      .toBe(true)
+    await expect
+      .poll(async () => (await publicProducts()).some((p) => p.name === productName))
+      .toBe(true)
 
     // Server errors land under their field.
     await page.goto('/admin/products/new')
@@ -148,7 +172,9 @@ describe('the admin area in Chromium', () => {
     await page.getByLabel('Price (EUR)').fill('1')
     await page.getByLabel('Total stock').fill('1')
     await page.getByLabel('Current stock').fill('1')
-    await page.locator('#digitalFile').setInputFiles({ name: 'fake.pdf', mimeType: 'application/pdf', buffer: await coverPng() })
+    await page
+      .locator('#digitalFile')
+      .setInputFiles({ name: 'fake.pdf', mimeType: 'application/pdf', buffer: await coverPng() })
     await page.getByRole('button', { name: 'Create product' }).click()
     await expect
       .poll(() => page.locator('#digitalFile-error').textContent())
@@ -176,12 +202,25 @@ describe('the admin area in Chromium', () => {
     })
     expect(created.status).toBe(201)
     const { orderId } = (await created.json()) as { orderId: string }
-    expect((await fetch(`${baseURL()}/api/test-mode/orders/${orderId}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${baseURL()}/api/test-mode/orders/${orderId}/pay`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200)
     expect((await fetch(`${baseURL()}/api/test-mode/mine`, { method: 'POST' })).status).toBe(200)
     // The payment worker confirms the payment and hands the book over for delivery.
     await expect
       .poll(
-        async () => ((await (await fetch(`${baseURL()}/api/orders/${orderId}/info`)).json()) as { currentStatus: string }).currentStatus,
+        async () =>
+          (
+            (await (await fetch(`${baseURL()}/api/orders/${orderId}/info`)).json()) as {
+              currentStatus: string
+            }
+          ).currentStatus,
         { timeout: 45_000, interval: 500 },
       )
       .toBe('PROCESSING_DELIVERY')
@@ -190,19 +229,31 @@ describe('the admin area in Chromium', () => {
     const { email, password } = inject('demoAdmin')
     const { context, page, errors } = await newPage(browser)
     await signIn(page, email, password)
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Orders' }).click()
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Orders' })
+      .click()
     const link = page.getByRole('link', { name: orderId.slice(0, 8), exact: true })
     await expect.poll(() => link.isVisible()).toBe(true)
-    expect(await page.locator(`tr[data-order-id="${orderId}"]`).getByText('processing delivery').isVisible()).toBe(true)
+    expect(
+      await page
+        .locator(`tr[data-order-id="${orderId}"]`)
+        .getByText('processing delivery')
+        .isVisible(),
+    ).toBe(true)
     await link.click()
     await page.waitForURL((url) => url.pathname === `/admin/orders/${orderId}`)
-    await expect.poll(() => page.getByRole('heading', { name: 'Payments received' }).isVisible()).toBe(true)
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Payments received' }).isVisible())
+      .toBe(true)
     const explorer = page.locator('a[href^="https://whatsonchain.com/tx/"]')
     expect(await explorer.count()).toBeGreaterThanOrEqual(1)
     expect(await page.getByText('confirmed', { exact: true }).count()).toBeGreaterThanOrEqual(1)
 
     await page.getByRole('button', { name: 'Mark as shipped' }).click()
-    await expect.poll(() => page.locator('#trackingNumber-error').textContent()).toBe('Tracking number cannot be empty.')
+    await expect
+      .poll(() => page.locator('#trackingNumber-error').textContent())
+      .toBe('Tracking number cannot be empty.')
     await page.getByLabel('Tracking number').fill('RR123456789IT')
     await page.getByRole('button', { name: 'Mark as shipped' }).click()
     await expect.poll(() => page.getByText('Order marked as shipped!').isVisible()).toBe(true)
@@ -233,11 +284,16 @@ describe('the admin area in Chromium', () => {
 
     const { context, page, errors } = await newPage(browser)
     await signIn(page, owner.email, owner.password)
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Profile' }).click()
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Profile' })
+      .click()
     await page.getByLabel('Current password').fill('wrong-password')
     await page.getByLabel('New password').fill('second-password-2')
     await page.getByRole('button', { name: 'Change password' }).click()
-    await expect.poll(() => page.locator('#currentPassword-error').textContent()).toBe('Current password is incorrect.')
+    await expect
+      .poll(() => page.locator('#currentPassword-error').textContent())
+      .toBe('Current password is incorrect.')
 
     await page.getByLabel('Current password').fill(owner.password)
     await page.getByRole('button', { name: 'Change password' }).click()
@@ -279,9 +335,13 @@ describe('the admin area in Chromium', () => {
       await signIn(page, email, password)
       for (const [name, path, heading] of screens) {
         await page.goto(path)
-        await expect.poll(() => page.getByRole('heading', { name: heading }).first().isVisible()).toBe(true)
+        await expect
+          .poll(() => page.getByRole('heading', { name: heading }).first().isVisible())
+          .toBe(true)
         await page.waitForLoadState('networkidle')
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        )
         expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0)
         await page.screenshot({ path: `${SCREENS}/${name}-${viewport.width}.png`, fullPage: true })
       }

@@ -35,11 +35,15 @@ describe('buying a book in Chromium with the test-mode wallet', () => {
     const orderId = orderIdFromPayUrl(page.url())
 
     await expect.poll(() => headingText(page)).toBe('Complete Your Payment')
-    const info = await apiJson<{ amountBSV: string; paymentAddress: string }>(`/api/orders/${orderId}/info`)
+    const info = await apiJson<{ amountBSV: string; paymentAddress: string }>(
+      `/api/orders/${orderId}/info`,
+    )
     await page.getByText(`${info.amountBSV} BSV`, { exact: true }).waitFor()
     await page.getByText(info.paymentAddress, { exact: true }).waitFor()
     expect(await page.getByRole('img', { name: /Payment QR code/ }).count()).toBe(1)
-    expect(await page.getByRole('timer', { name: 'Time remaining' }).textContent()).toMatch(/^\d\d:\d\d$/)
+    expect(await page.getByRole('timer', { name: 'Time remaining' }).textContent()).toMatch(
+      /^\d\d:\d\d$/,
+    )
 
     await payWithTestWalletUntilSuccess(page, orderId)
     await page.getByText(orderId, { exact: true }).waitFor()
@@ -76,9 +80,14 @@ describe('buying a book in Chromium with the test-mode wallet', () => {
 
     // On a 360 px phone the QR code and the amount fit without horizontal scrolling.
     await page.getByRole('img', { name: /Payment QR code/ }).waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    )
     expect(overflow).toBeLessThanOrEqual(0)
-    for (const target of [page.getByRole('img', { name: /Payment QR code/ }), page.locator('#pay-amount')]) {
+    for (const target of [
+      page.getByRole('img', { name: /Payment QR code/ }),
+      page.locator('#pay-amount'),
+    ]) {
       const box = await target.boundingBox()
       expect(box).not.toBeNull()
       expect(box!.x).toBeGreaterThanOrEqual(0)

@@ -3,7 +3,12 @@ import { expect } from 'vitest'
 
 import { baseURL } from '../support/browser'
 
-export type PublicProduct = { id: string | number; name: string; type: 'PDF' | 'PHYSICAL'; priceEUR: string }
+export type PublicProduct = {
+  id: string | number
+  name: string
+  type: 'PDF' | 'PHYSICAL'
+  priceEUR: string
+}
 
 export async function apiJson<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(`${baseURL()}${path}`, {
@@ -11,7 +16,10 @@ export async function apiJson<T>(path: string, init?: RequestInit): Promise<T> {
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...init?.headers },
   })
   const body = (await response.json()) as T
-  if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${path} answered ${response.status}: ${JSON.stringify(body)}`)
+  if (!response.ok)
+    throw new Error(
+      `${init?.method ?? 'GET'} ${path} answered ${response.status}: ${JSON.stringify(body)}`,
+    )
   return body
 }
 
@@ -22,7 +30,8 @@ export async function productOfType(type: PublicProduct['type']): Promise<Public
   return product
 }
 
-export const headingText = (page: Page) => page.getByRole('heading', { level: 1 }).first().textContent()
+export const headingText = (page: Page) =>
+  page.getByRole('heading', { level: 1 }).first().textContent()
 
 /** Store -> product -> 'Buy Now' -> /checkout, as a buyer would. */
 export async function openCheckoutFromStore(page: Page, product: PublicProduct) {
@@ -46,11 +55,20 @@ export async function payWithTestWalletUntilSuccess(page: Page, orderId: string)
     .toMatch(/^(Payment Detected\.\.\.|Payment Confirmed!|Order Confirmed!)$/)
   const deadline = Date.now() + 45_000
   while (!new URL(page.url()).pathname.startsWith(`/order/success/${orderId}`)) {
-    if (Date.now() > deadline) throw new Error(`Order ${orderId} did not reach the success page; last heading: ${await headingText(page)}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `Order ${orderId} did not reach the success page; last heading: ${await headingText(page)}`,
+      )
     const mine = page.getByRole('button', { name: 'Mine a block' })
-    if ((await headingText(page)) === 'Payment Detected...' && (await mine.isEnabled().catch(() => false))) {
+    if (
+      (await headingText(page)) === 'Payment Detected...' &&
+      (await mine.isEnabled().catch(() => false))
+    ) {
       await mine.click()
-      await page.getByText(/^Block \d+ mined\.$/).first().waitFor({ timeout: 10_000 })
+      await page
+        .getByText(/^Block \d+ mined\.$/)
+        .first()
+        .waitFor({ timeout: 10_000 })
     }
     await page
       .waitForURL((url) => url.pathname === `/order/success/${orderId}`, { timeout: 6_000 })

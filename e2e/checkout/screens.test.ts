@@ -37,9 +37,15 @@ const STATUSES = [
 async function answerApi(page: Page, status: string) {
   await page.route('**/api/**', async (route) => {
     const { pathname } = new URL(route.request().url())
-    const json = (body: unknown, code = 200) => route.fulfill({ status: code, contentType: 'application/json', body: JSON.stringify(body) })
+    const json = (body: unknown, code = 200) =>
+      route.fulfill({ status: code, contentType: 'application/json', body: JSON.stringify(body) })
     if (pathname === '/api/bsv-price') return json({ rate: 42.5 })
-    if (pathname === '/api/shop-config') return json({ testMode: true, explorerTxUrl: 'https://test.whatsonchain.com/tx/', network: 'testnet' })
+    if (pathname === '/api/shop-config')
+      return json({
+        testMode: true,
+        explorerTxUrl: 'https://test.whatsonchain.com/tx/',
+        network: 'testnet',
+      })
     if (pathname === `/api/products/${PRODUCT.id}`) return json(PRODUCT)
     if (pathname === '/api/products') return json([PRODUCT])
     if (pathname.endsWith('/info')) {
@@ -61,13 +67,20 @@ async function answerApi(page: Page, status: string) {
 }
 
 async function horizontalOverflow(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
 }
 
 async function shot(page: Page, name: string) {
   if (!SCREENS_DIR) return
   fs.mkdirSync(SCREENS_DIR, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage: true, animations: 'disabled', timeout: 15_000 })
+  await page.screenshot({
+    path: path.join(SCREENS_DIR, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+    timeout: 15_000,
+  })
 }
 
 let browser: Browser

@@ -62,7 +62,11 @@ describe('checkout and the pay screen in Chromium', () => {
     await page.getByRole('checkbox', { name: /I agree to the/ }).check()
     await page.getByRole('button', { name: 'Proceed to Payment' }).click()
     // the browser's required attribute stops the submit on the first empty field
-    expect(await page.getByLabel(/Full name/).evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true)
+    expect(
+      await page
+        .getByLabel(/Full name/)
+        .evaluate((input) => (input as HTMLInputElement).validity.valueMissing),
+    ).toBe(true)
     expect(new URL(page.url()).pathname).toBe('/checkout')
     await context.close()
   })
@@ -71,7 +75,11 @@ describe('checkout and the pay screen in Chromium', () => {
     const product = await productOfType('PDF')
     const created = await apiJson<{ success: boolean; orderId: string }>('/api/orders/create', {
       method: 'POST',
-      body: JSON.stringify({ productId: product.id, userEmail: 'late-buyer@example.com', tokenAddress: null }),
+      body: JSON.stringify({
+        productId: product.id,
+        userEmail: 'late-buyer@example.com',
+        tokenAddress: null,
+      }),
     })
     expect(created.success).toBe(true)
     const info = await apiJson<{ gatewayExpiresAt: string }>(`/api/orders/${created.orderId}/info`)

@@ -31,7 +31,8 @@ async function freePort(): Promise<number> {
 async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The shop exited with code ${child.exitCode} before it was ready.`)
+    if (child.exitCode !== null)
+      throw new Error(`The shop exited with code ${child.exitCode} before it was ready.`)
     try {
       const response = await fetch(url)
       if (response.ok) return

@@ -19,7 +19,10 @@ async function main() {
     throw error
   }
   const logger = createLogger(env.logLevel, 'worker')
-  const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../cms/src/payload.config')])
+  const [{ getPayload }, { default: config }] = await Promise.all([
+    import('payload'),
+    import('../../cms/src/payload.config'),
+  ])
   const payload = await getPayload({ config })
   const chain = createWhatsOnChainClient({
     baseUrl: env.wocApiUrl,
@@ -33,7 +36,12 @@ async function main() {
     settings: { ...env, logEmails: !env.smtp.host },
   })
   logger.info(
-    { chain: env.chainSource, url: env.wocApiUrl, confirmations: env.confirmationsRequired, pollMs: env.workerFastPollMs },
+    {
+      chain: env.chainSource,
+      url: env.wocApiUrl,
+      confirmations: env.confirmationsRequired,
+      pollMs: env.workerFastPollMs,
+    },
     'payment worker started',
   )
 

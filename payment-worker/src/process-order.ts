@@ -20,12 +20,16 @@ export type OrderSettings = { confirmationsRequired: number }
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
 
 /** The outputs of a raw transaction that pay `address` (P2PKH), with exact satoshis. */
-export function outputsPaying(txHex: string, address: string): { vout: number; satoshis: number }[] {
+export function outputsPaying(
+  txHex: string,
+  address: string,
+): { vout: number; satoshis: number }[] {
   const tx = Transaction.fromHex(txHex)
   const script = new P2PKH().lock(address).toHex()
   const found: { vout: number; satoshis: number }[] = []
   tx.outputs.forEach((output, vout) => {
-    if (output.lockingScript.toHex() === script) found.push({ vout, satoshis: output.satoshis ?? 0 })
+    if (output.lockingScript.toHex() === script)
+      found.push({ vout, satoshis: output.satoshis ?? 0 })
   })
   return found
 }
@@ -57,7 +61,8 @@ export async function recordPayments({
 }): Promise<Payment[]> {
   let payments = await paymentsOf(payload, order.id)
   const now = new Date()
-  const expired = order.status === 'EXPIRED' || now.getTime() >= new Date(order.gatewayExpiresAt).getTime()
+  const expired =
+    order.status === 'EXPIRED' || now.getTime() >= new Date(order.gatewayExpiresAt).getTime()
   let changed = false
   for (const { txid, height } of transactions) {
     const outputs = outputsPaying(await getTransactionHex(txid), order.paymentAddress)
@@ -81,10 +86,16 @@ export async function recordPayments({
               late: expired,
             },
           })
-          logger.info({ orderId: order.id, outpoint, satoshis, late: expired, height }, 'payment recorded')
+          logger.info(
+            { orderId: order.id, outpoint, satoshis, late: expired, height },
+            'payment recorded',
+          )
         } catch (error) {
           // Recorded meanwhile by another pass: the unique outpoint did its job.
-          const again = await payload.count({ collection: slugs.payments, where: { outpoint: { equals: outpoint } } })
+          const again = await payload.count({
+            collection: slugs.payments,
+            where: { outpoint: { equals: outpoint } },
+          })
           if (again.totalDocs === 0) throw error
         }
         changed = true
@@ -92,7 +103,10 @@ export async function recordPayments({
         await payload.update({
           collection: slugs.payments,
           id: known.id,
-          data: { blockHeight: height, confirmedAt: height !== null ? (known.confirmedAt ?? now.toISOString()) : null },
+          data: {
+            blockHeight: height,
+            confirmedAt: height !== null ? (known.confirmedAt ?? now.toISOString()) : null,
+          },
         })
         changed = true
       }
@@ -103,7 +117,9 @@ export async function recordPayments({
 }
 
 export function confirmationsOf(payment: Pick<Payment, 'blockHeight'>, tipHeight: number): number {
-  return typeof payment.blockHeight === 'number' && payment.blockHeight > 0 ? Math.max(0, tipHeight - payment.blockHeight + 1) : 0
+  return typeof payment.blockHeight === 'number' && payment.blockHeight > 0
+    ? Math.max(0, tipHeight - payment.blockHeight + 1)
+    : 0
 }
 
 /** Applies the status the recorded payments call for; returns the order as stored. */
@@ -128,7 +144,11 @@ export async function settleOrder({
   const derived = deriveOrderPaymentState({
     status: from,
     amountSatoshiExpected: order.amountSatoshiExpected,
-    payments: payments.map((p) => ({ satoshis: p.satoshis, confirmations: confirmationsOf(p, tipHeight), late: Boolean(p.late) })),
+    payments: payments.map((p) => ({
+      satoshis: p.satoshis,
+      confirmations: confirmationsOf(p, tipHeight),
+      late: Boolean(p.late),
+    })),
     expiresAt: new Date(order.gatewayExpiresAt),
     now,
     confirmationsRequired: settings.confirmationsRequired,
@@ -143,12 +163,15 @@ export async function settleOrder({
     if (released) logger.info({ orderId: order.id, productId }, 'reserved copy released')
   }
 
-  const latest = [...payments].sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt))).at(-1)
+  const latest = [...payments]
+    .sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt)))
+    .at(-1)
   const flags = order.flags ?? {}
   const data: Partial<Order> = {}
   if (move) data.status = to
   if (move && to === 'PAID') data.paidAt = now.toISOString()
-  if ((order.amountSatoshiReceived ?? 0) !== derived.received) data.amountSatoshiReceived = derived.received
+  if ((order.amountSatoshiReceived ?? 0) !== derived.received)
+    data.amountSatoshiReceived = derived.received
   if (latest && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
   if (
     Boolean(flags.paidLate) !== derived.flags.paidLate ||
@@ -161,10 +184,16 @@ export async function settleOrder({
 
   const updated = (await payload.update({ collection: slugs.orders, id: order.id, data })) as Order
   if (move) {
-    logger.info({ orderId: order.id, from, to, received: derived.received, due: order.amountSatoshiExpected }, 'order status changed')
+    logger.info(
+      { orderId: order.id, from, to, received: derived.received, due: order.amountSatoshiExpected },
+      'order status changed',
+    )
   }
   if (data.flags && (derived.flags.paidLate || derived.flags.paidOver)) {
-    logger.warn({ orderId: order.id, flags: derived.flags, received: derived.received }, 'payment exception flagged for the owner')
+    logger.warn(
+      { orderId: order.id, flags: derived.flags, received: derived.received },
+      'payment exception flagged for the owner',
+    )
   }
   return updated
 }

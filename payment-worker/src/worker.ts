@@ -76,15 +76,29 @@ export function startPaymentWorker({
   }
 
   async function loadWatchedOrders(now: Date): Promise<Order[]> {
-    const windowStart = new Date(now.getTime() - settings.monitoringWindowHours * 3_600_000).toISOString()
+    const windowStart = new Date(
+      now.getTime() - settings.monitoringWindowHours * 3_600_000,
+    ).toISOString()
     const where: Where = {
       or: [
         { status: { in: [...OPEN_ORDER_STATUSES] } },
-        { and: [{ status: { equals: 'EXPIRED' } }, { gatewayExpiresAt: { greater_than: windowStart } }] },
+        {
+          and: [
+            { status: { equals: 'EXPIRED' } },
+            { gatewayExpiresAt: { greater_than: windowStart } },
+          ],
+        },
         { and: [{ status: { equals: 'PAID' } }, { fulfilledAt: { exists: false } }] },
       ],
     }
-    const found = await payload.find({ collection: slugs.orders, where, limit: 2000, depth: 0, pagination: false, sort: '-createdAt' })
+    const found = await payload.find({
+      collection: slugs.orders,
+      where,
+      limit: 2000,
+      depth: 0,
+      pagination: false,
+      sort: '-createdAt',
+    })
     return found.docs as Order[]
   }
 
@@ -110,7 +124,8 @@ export function startPaymentWorker({
     for (const id of nextCheck.keys()) if (!watched.has(id)) nextCheck.delete(id)
 
     // Paid but not fulfilled (a crash between the two, or a retried ERROR_FULFILLMENT).
-    for (const order of orders.filter((o) => o.status === 'PAID' && !o.fulfilledAt)) await fulfil(order)
+    for (const order of orders.filter((o) => o.status === 'PAID' && !o.fulfilledAt))
+      await fulfil(order)
 
     const chainOrders = orders.filter((o) => o.status !== 'PAID')
     if (chainOrders.length > 0) {
@@ -172,7 +187,9 @@ export function startPaymentWorker({
   }
 
   const delay = () =>
-    failures === 0 ? settings.workerFastPollMs : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
+    failures === 0
+      ? settings.workerFastPollMs
+      : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
 
   const schedule = () => {
     if (stopped) return

@@ -4,7 +4,15 @@ import { slugs } from '../../cms/src/collections/slugs'
 import type { EmailOutbox } from '../../cms/src/payload-types'
 import { sharedShopEnv, spawnTs } from '../../cms/test/payments/spawn'
 import type { PaymentsHarness } from '../../cms/test/payments/support'
-import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor, waitForStatus } from '../../cms/test/payments/support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from '../../cms/test/payments/support'
 
 // 0 confirmations: the crashing worker would otherwise fulfil in the same pass it records.
 let h: PaymentsHarness
@@ -20,8 +28,15 @@ afterAll(async () => {
 })
 
 const runCrashingWorker = async (crashAt: string) => {
-  const worker = spawnTs('payment-worker/src/main.ts', { ...sharedShopEnv(), LOG_LEVEL: 'warn', WORKER_CRASH_AT: crashAt })
-  const code = await Promise.race([worker.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 90_000))])
+  const worker = spawnTs('payment-worker/src/main.ts', {
+    ...sharedShopEnv(),
+    LOG_LEVEL: 'warn',
+    WORKER_CRASH_AT: crashAt,
+  })
+  const code = await Promise.race([
+    worker.exited,
+    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 90_000)),
+  ])
   if (code === 'timeout') worker.child.kill('SIGKILL')
   expect(code, worker.output()).toBe(86)
 }
@@ -36,13 +51,18 @@ describe('a worker killed between recording a payment and fulfilling the order',
 
     // Dies right after writing the first Payment row: nothing settled yet.
     await runCrashingWorker('after-record')
-    const payments = await h.shop.payload.find({ collection: slugs.payments, where: { order: { in: [afterRecord, beforeFulfil] } } })
+    const payments = await h.shop.payload.find({
+      collection: slugs.payments,
+      where: { order: { in: [afterRecord, beforeFulfil] } },
+    })
     expect(payments.totalDocs).toBeGreaterThanOrEqual(1)
 
     // Dies after settling an order as PAID, before its download token exists.
     await runCrashingWorker('before-fulfil')
     const paidButNotFulfilled = await waitFor(async () => {
-      const orders = await Promise.all([afterRecord, beforeFulfil].map((id) => getOrder(h.shop.payload, id)))
+      const orders = await Promise.all(
+        [afterRecord, beforeFulfil].map((id) => getOrder(h.shop.payload, id)),
+      )
       return orders.some((o) => o.status === 'PAID' && !o.fulfilledAt) ? orders : null
     })
     expect(paidButNotFulfilled.length).toBe(2)
@@ -53,16 +73,34 @@ describe('a worker killed between recording a payment and fulfilling the order',
       const order = await waitForStatus(h.shop.payload, id, 'PAID')
       await waitFor(async () => (await getOrder(h.shop.payload, id)).fulfilledAt)
       expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
-      const tokens = await h.shop.payload.find({ collection: slugs.downloadTokens, where: { order: { equals: id } } })
+      const tokens = await h.shop.payload.find({
+        collection: slugs.downloadTokens,
+        where: { order: { equals: id } },
+      })
       expect(tokens.totalDocs).toBe(1)
-      const recorded = await h.shop.payload.find({ collection: slugs.payments, where: { order: { equals: id } } })
+      const recorded = await h.shop.payload.find({
+        collection: slugs.payments,
+        where: { order: { equals: id } },
+      })
       expect(recorded.totalDocs).toBe(1)
-      const mails = (await h.shop.payload.find({ collection: slugs.emailOutbox, where: { order: { equals: id } } })).docs as EmailOutbox[]
+      const mails = (
+        await h.shop.payload.find({
+          collection: slugs.emailOutbox,
+          where: { order: { equals: id } },
+        })
+      ).docs as EmailOutbox[]
       expect(mails.map((m) => m.kind).sort()).toEqual(['order-created', 'order-paid'])
     }
     // More passes change nothing.
     await h.worker.runOnce()
     await h.worker.runOnce()
-    expect((await h.shop.payload.count({ collection: slugs.downloadTokens, where: { order: { in: [afterRecord, beforeFulfil] } } })).totalDocs).toBe(2)
+    expect(
+      (
+        await h.shop.payload.count({
+          collection: slugs.downloadTokens,
+          where: { order: { in: [afterRecord, beforeFulfil] } },
+        })
+      ).totalDocs,
+    ).toBe(2)
   })
 })

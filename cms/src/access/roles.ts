@@ -1,4 +1,3 @@
-
 export const STAFF_ROLES = ['admin', 'editor'] as const
 export type StaffRole = (typeof STAFF_ROLES)[number]
 

@@ -15,10 +15,26 @@ const page = (title: string, message: string) =>
   `<body><h1>${title}</h1><p>${message}</p><p><a href="/store">Back to the store</a></p></body></html>`
 
 const MESSAGES = {
-  unknown: [404, 'Download link not found', 'This download link is not valid. Please check the link in your e-mail.'],
-  expired: [410, 'Download link expired', 'This download link has expired. Please contact support with your order id.'],
-  'used-up': [410, 'Download limit reached', 'This download link has been used the maximum number of times. Please contact support with your order id.'],
-  missing: [404, 'File not available', 'The file for this book is not available right now. Please contact support with your order id.'],
+  unknown: [
+    404,
+    'Download link not found',
+    'This download link is not valid. Please check the link in your e-mail.',
+  ],
+  expired: [
+    410,
+    'Download link expired',
+    'This download link has expired. Please contact support with your order id.',
+  ],
+  'used-up': [
+    410,
+    'Download limit reached',
+    'This download link has been used the maximum number of times. Please contact support with your order id.',
+  ],
+  missing: [
+    404,
+    'File not available',
+    'The file for this book is not available right now. Please contact support with your order id.',
+  ],
 } as const
 
 /** GET /download/pdf/:token: streams the purchased file, consuming one use atomically. */
@@ -35,7 +51,11 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return reply('unknown')
     const use = await consumeDownloadUse({ payload, tokenHash: hashDownloadToken(token) })
     if (!use.ok) return reply(use.reason)
-    const file = await digitalFilePathOf({ payload, productId: use.productId, filesDir: env.filesDir })
+    const file = await digitalFilePathOf({
+      payload,
+      productId: use.productId,
+      filesDir: env.filesDir,
+    })
     if (!file) {
       logger.error({ orderId: use.orderId }, 'download refused: the digital file is missing')
       return reply('missing')

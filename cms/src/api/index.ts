@@ -37,7 +37,12 @@ export function apiRouter({ payload, logger }: { payload: Payload; logger: Logge
   })
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500
+    const status =
+      typeof err?.status === 'number'
+        ? err.status
+        : typeof err?.statusCode === 'number'
+          ? err.statusCode
+          : 500
     if (status >= 400 && status < 500) {
       const message =
         err.type === 'entity.parse.failed'

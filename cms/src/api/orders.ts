@@ -22,7 +22,10 @@ export function ordersRouter({ payload, logger }: { payload: Payload; logger: Lo
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (_req, res) => {
-      res.status(429).json({ success: false, error: 'Too many orders from your connection. Please wait a minute and try again.' })
+      res.status(429).json({
+        success: false,
+        error: 'Too many orders from your connection. Please wait a minute and try again.',
+      })
     },
   })
 
@@ -30,7 +33,12 @@ export function ordersRouter({ payload, logger }: { payload: Payload; logger: Lo
     const parsed = createOrderRequestSchema.safeParse(req.body ?? {})
     if (!parsed.success) {
       const field = parsed.error.issues[0]?.path.join('.') ?? 'request'
-      const message = field === 'userEmail' ? 'Please enter a valid email address.' : field === 'productId' ? 'Please choose a book.' : `Invalid ${field}.`
+      const message =
+        field === 'userEmail'
+          ? 'Please enter a valid email address.'
+          : field === 'productId'
+            ? 'Please choose a book.'
+            : `Invalid ${field}.`
       res.status(400).json({ success: false, error: message })
       return
     }

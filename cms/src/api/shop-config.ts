@@ -6,7 +6,11 @@ import { env } from '../config/runtime'
 export function shopConfigRouter(): Router {
   const router = Router()
   router.get('/', (_req, res) => {
-    res.json({ testMode: !env.isProduction, explorerTxUrl: env.explorerTxUrl, network: env.bsvNetwork })
+    res.json({
+      testMode: !env.isProduction,
+      explorerTxUrl: env.explorerTxUrl,
+      network: env.bsvNetwork,
+    })
   })
   return router
 }

@@ -3,7 +3,10 @@ import { Router } from 'express'
 import type { Payload } from 'payload'
 
 import { createWhatsOnChainClient } from '../../../payment-worker/src/chain/whatsonchain'
-import { mineOnSimulator, payFromTestWallet } from '../../../payment-worker/src/chain/simulator/wallet'
+import {
+  mineOnSimulator,
+  payFromTestWallet,
+} from '../../../payment-worker/src/chain/simulator/wallet'
 import { env } from '../config/runtime'
 import { findOrder } from '../operations/orders/getOrderView'
 import type { Logger } from '../server/logger'
@@ -18,7 +21,11 @@ export function testModeRouter({ payload, logger }: { payload: Payload; logger: 
   const enabled = !env.isProduction && env.chainSource === 'simulator'
   let chain: ReturnType<typeof createWhatsOnChainClient> | undefined
   const chainClient = () =>
-    (chain ??= createWhatsOnChainClient({ baseUrl: env.wocApiUrl, maxRequestsPerSecond: env.wocMaxRequestsPerSecond, retries: 0 }))
+    (chain ??= createWhatsOnChainClient({
+      baseUrl: env.wocApiUrl,
+      maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
+      retries: 0,
+    }))
 
   router.use((_req, res, next) => {
     if (!enabled) {
@@ -54,11 +61,16 @@ export function testModeRouter({ payload, logger }: { payload: Payload; logger: 
         address: order.paymentAddress,
         satoshis,
       })
-      logger.info({ orderId: order.id, satoshis, txid }, 'test mode: order paid from the simulator wallet')
+      logger.info(
+        { orderId: order.id, satoshis, txid },
+        'test mode: order paid from the simulator wallet',
+      )
       res.json({ txid })
     } catch (error) {
       logger.warn({ err: error, orderId: order.id }, 'test mode payment failed')
-      res.status(502).json({ error: 'The chain simulator is not reachable. Is it running (npm start starts it)?' })
+      res.status(502).json({
+        error: 'The chain simulator is not reachable. Is it running (npm start starts it)?',
+      })
     }
   })
 
@@ -67,7 +79,9 @@ export function testModeRouter({ payload, logger }: { payload: Payload; logger: 
       res.json({ height: await mineOnSimulator({ wocUrl: env.wocApiUrl }) })
     } catch (error) {
       logger.warn({ err: error }, 'test mode mining failed')
-      res.status(502).json({ error: 'The chain simulator is not reachable. Is it running (npm start starts it)?' })
+      res.status(502).json({
+        error: 'The chain simulator is not reachable. Is it running (npm start starts it)?',
+      })
     }
   })
 

@@ -12,18 +12,35 @@ export type DemoAdmin = { email: string; password: string; created: boolean }
  * Test mode's demo admin. Its password is DEMO_ADMIN_PASSWORD, or one generated on first run
  * and kept in data/ so the start-up log can show it every time. Never used in production.
  */
-export async function ensureDemoAdmin({ payload, env }: { payload: Payload; env: Env }): Promise<DemoAdmin> {
+export async function ensureDemoAdmin({
+  payload,
+  env,
+}: {
+  payload: Payload
+  env: Env
+}): Promise<DemoAdmin> {
   if (env.isProduction) throw new Error('The demo admin exists in test mode only.')
   const { email } = env.demoAdmin
   const password = env.demoAdmin.password ?? readOrCreatePassword(env)
-  const existing = await payload.find({ collection: slugs.staff, where: { email: { equals: email } }, limit: 1 })
+  const existing = await payload.find({
+    collection: slugs.staff,
+    where: { email: { equals: email } },
+    limit: 1,
+  })
   if (existing.docs.length > 0) return { email, password, created: false }
   try {
-    await payload.create({ collection: slugs.staff, data: { email, password, name: 'Demo Admin', role: 'admin' } })
+    await payload.create({
+      collection: slugs.staff,
+      data: { email, password, name: 'Demo Admin', role: 'admin' },
+    })
     return { email, password, created: true }
   } catch (error) {
     // Another process (the worker, a second web process) created it first.
-    const again = await payload.find({ collection: slugs.staff, where: { email: { equals: email } }, limit: 1 })
+    const again = await payload.find({
+      collection: slugs.staff,
+      where: { email: { equals: email } },
+      limit: 1,
+    })
     if (again.docs.length > 0) return { email, password, created: false }
     throw error
   }

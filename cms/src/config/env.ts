@@ -109,7 +109,13 @@ export type Env = {
   workerSlowPollMs: number
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
-  smtp: { host: string | undefined; port: number; user: string | undefined; pass: string | undefined; from: string }
+  smtp: {
+    host: string | undefined
+    port: number
+    user: string | undefined
+    pass: string | undefined
+    from: string
+  }
   demoAdmin: { email: string; password: string | undefined }
   seed: 'auto' | 'never'
 }
@@ -141,15 +147,22 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 
   const problems: string[] = []
   if (isProduction && !isBuild) {
-    if (!e.PAYLOAD_SECRET) problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
-    else if (e.PAYLOAD_SECRET.length < 32) problems.push('PAYLOAD_SECRET must be at least 32 characters.')
-    if (!e.BSV_XPUB) problems.push("BSV_XPUB is required in production (the owner's extended public key).")
-    else if (e.BSV_XPUB === TEST_XPUB) problems.push('BSV_XPUB must not be the published test key in production.')
+    if (!e.PAYLOAD_SECRET)
+      problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
+    else if (e.PAYLOAD_SECRET.length < 32)
+      problems.push('PAYLOAD_SECRET must be at least 32 characters.')
+    if (!e.BSV_XPUB)
+      problems.push("BSV_XPUB is required in production (the owner's extended public key).")
+    else if (e.BSV_XPUB === TEST_XPUB)
+      problems.push('BSV_XPUB must not be the published test key in production.')
     if (e.CHAIN_SOURCE !== 'whatsonchain') {
-      problems.push('CHAIN_SOURCE=whatsonchain is required in production (the simulator is for test mode).')
+      problems.push(
+        'CHAIN_SOURCE=whatsonchain is required in production (the simulator is for test mode).',
+      )
     }
     if (e.RATE_SOURCE === 'fixed') problems.push('RATE_SOURCE=fixed is not allowed in production.')
-    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
+    if (!e.PUBLIC_URL)
+      problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
   if (problems.length > 0) throw new EnvError(problems)
 
@@ -202,7 +215,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
-    smtp: { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS, from: e.SMTP_FROM },
+    smtp: {
+      host: e.SMTP_HOST,
+      port: e.SMTP_PORT,
+      user: e.SMTP_USER,
+      pass: e.SMTP_PASS,
+      from: e.SMTP_FROM,
+    },
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,
   }

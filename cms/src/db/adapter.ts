@@ -9,7 +9,9 @@ import { fromRoot } from '../config/paths'
 import { migrations } from '../migrations'
 import { hardenSqliteClient } from './sqlite-safety'
 
-export const SQLITE_BUSY_TIMEOUT_MS = 5000
+// How long a write waits for another process's lock. Generous: on a loaded 2-core machine a
+// writer in the other process can hold the lock for seconds, and waiting beats failing.
+export const SQLITE_BUSY_TIMEOUT_MS = 15_000
 
 /**
  * One code path, two engines: MongoDB when DATABASE_URI is a mongodb URI (production, replica
@@ -35,7 +37,9 @@ export function databaseAdapter(env: Env): DatabaseAdapterObj {
   })
   const init = adapter.init
   adapter.init = (args) => {
-    const instance = init(args) as ReturnType<typeof init> & { client?: Parameters<typeof hardenSqliteClient>[0] }
+    const instance = init(args) as ReturnType<typeof init> & {
+      client?: Parameters<typeof hardenSqliteClient>[0]
+    }
     const connect = instance.connect
     if (connect) {
       instance.connect = async function hardenedConnect(this: typeof instance, options) {

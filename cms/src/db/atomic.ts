@@ -31,12 +31,19 @@ type MongoModel = {
     update: Record<string, unknown>,
     options: Record<string, unknown>,
   ) => { lean: () => Promise<Record<string, unknown> | null> }
-  updateOne: (filter: Record<string, unknown>, update: Record<string, unknown>) => Promise<{ modifiedCount: number }>
-  findOne: (filter: Record<string, unknown>) => { lean: () => Promise<Record<string, unknown> | null> }
+  updateOne: (
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+  ) => Promise<{ modifiedCount: number }>
+  findOne: (filter: Record<string, unknown>) => {
+    lean: () => Promise<Record<string, unknown> | null>
+  }
 }
 
 function mongo(payload: Payload, slug: string): MongoModel {
-  const model = (payload.db as unknown as { collections: Record<string, MongoModel> }).collections[slug]
+  const model = (payload.db as unknown as { collections: Record<string, MongoModel> }).collections[
+    slug
+  ]
   if (!model) throw new Error(`No MongoDB model for ${slug}.`)
   return model
 }
@@ -44,7 +51,13 @@ function mongo(payload: Payload, slug: string): MongoModel {
 const nowIso = () => new Date().toISOString()
 
 /** Takes one copy off the shelf; false when none is left (or the product is not for sale). */
-export async function reserveStock({ payload, productId }: { payload: Payload; productId: string | number }): Promise<boolean> {
+export async function reserveStock({
+  payload,
+  productId,
+}: {
+  payload: Payload
+  productId: string | number
+}): Promise<boolean> {
   if (engineOf(payload) === 'mongodb') {
     const doc = await mongo(payload, slugs.products)
       .findOneAndUpdate(
@@ -85,7 +98,10 @@ export async function releaseReservedStock({
       { $set: { stockReleasedAt: new Date(at) } },
     )
     if (marked.modifiedCount !== 1) return false
-    await mongo(payload, slugs.products).updateOne({ _id: productId }, { $inc: { currentStock: 1 } })
+    await mongo(payload, slugs.products).updateOne(
+      { _id: productId },
+      { $inc: { currentStock: 1 } },
+    )
     return true
   }
   const [product, order] = await sqlite(payload).batch(
@@ -111,7 +127,11 @@ export async function claimAddressIndex({ payload }: { payload: Payload }): Prom
     const doc = await mongo(payload, slugs.counters)
       .findOneAndUpdate(
         { name: ADDRESS_INDEX_COUNTER },
-        { $inc: { value: 1 }, $setOnInsert: { createdAt: new Date() }, $set: { updatedAt: new Date() } },
+        {
+          $inc: { value: 1 },
+          $setOnInsert: { createdAt: new Date() },
+          $set: { updatedAt: new Date() },
+        },
         { new: true, upsert: true },
       )
       .lean()
@@ -132,7 +152,13 @@ export type DownloadUse =
   | { ok: false; reason: 'unknown' | 'expired' | 'used-up' }
 
 /** Consumes one use of a download token; concurrent requests can never exceed maxUses. */
-export async function consumeDownloadUse({ payload, tokenHash }: { payload: Payload; tokenHash: string }): Promise<DownloadUse> {
+export async function consumeDownloadUse({
+  payload,
+  tokenHash,
+}: {
+  payload: Payload
+  tokenHash: string
+}): Promise<DownloadUse> {
   const now = new Date()
   if (engineOf(payload) === 'mongodb') {
     const model = mongo(payload, slugs.downloadTokens)
@@ -143,10 +169,19 @@ export async function consumeDownloadUse({ payload, tokenHash }: { payload: Payl
         { new: true },
       )
       .lean()
-    if (doc) return { ok: true, tokenId: String(doc._id), orderId: String(doc.order), productId: String(doc.product) }
+    if (doc)
+      return {
+        ok: true,
+        tokenId: String(doc._id),
+        orderId: String(doc.order),
+        productId: String(doc.product),
+      }
     const existing = await model.findOne({ tokenHash }).lean()
     if (!existing) return { ok: false, reason: 'unknown' }
-    return { ok: false, reason: new Date(String(existing.expiresAt)) <= now ? 'expired' : 'used-up' }
+    return {
+      ok: false,
+      reason: new Date(String(existing.expiresAt)) <= now ? 'expired' : 'used-up',
+    }
   }
   const client = sqlite(payload)
   const result = await client.execute({
@@ -156,20 +191,38 @@ export async function consumeDownloadUse({ payload, tokenHash }: { payload: Payl
     args: [now.toISOString(), tokenHash, now.toISOString()],
   })
   const row = result.rows[0]
-  if (row) return { ok: true, tokenId: Number(row.id), orderId: String(row.order_id), productId: Number(row.product_id) }
+  if (row)
+    return {
+      ok: true,
+      tokenId: Number(row.id),
+      orderId: String(row.order_id),
+      productId: Number(row.product_id),
+    }
   const existing = await client.execute({
     sql: 'SELECT expires_at FROM download_tokens WHERE token_hash = ?',
     args: [tokenHash],
   })
   const found = existing.rows[0]
   if (!found) return { ok: false, reason: 'unknown' }
-  return { ok: false, reason: String(found.expires_at) <= now.toISOString() ? 'expired' : 'used-up' }
+  return {
+    ok: false,
+    reason: String(found.expires_at) <= now.toISOString() ? 'expired' : 'used-up',
+  }
 }
 
 /** Gives back a copy reserved for an order that was never stored (order creation failed). */
-export async function returnUnusedReservation({ payload, productId }: { payload: Payload; productId: string | number }): Promise<void> {
+export async function returnUnusedReservation({
+  payload,
+  productId,
+}: {
+  payload: Payload
+  productId: string | number
+}): Promise<void> {
   if (engineOf(payload) === 'mongodb') {
-    await mongo(payload, slugs.products).updateOne({ _id: productId }, { $inc: { currentStock: 1 } })
+    await mongo(payload, slugs.products).updateOne(
+      { _id: productId },
+      { $inc: { currentStock: 1 } },
+    )
     return
   }
   await sqlite(payload).execute({

@@ -54,7 +54,8 @@ const READ_ONLY = /^\s*(select|pragma|explain|with\s[\s\S]*?\)\s*select)\b/i
 
 function statementText(stmt: unknown): string {
   if (typeof stmt === 'string') return stmt
-  if (stmt && typeof stmt === 'object' && 'sql' in stmt) return String((stmt as { sql: unknown }).sql)
+  if (stmt && typeof stmt === 'object' && 'sql' in stmt)
+    return String((stmt as { sql: unknown }).sql)
   return ''
 }
 
@@ -88,7 +89,8 @@ export function hardenSqliteClient(client: Client, busyTimeoutMs: number): Write
     return serialized(() => run(stmt, args))
   }) as Client['execute']
   client.batch = ((stmts, mode) => serialized(() => batch(stmts, mode))) as Client['batch']
-  client.executeMultiple = ((sql: string) => serialized(() => executeMultiple(sql))) as Client['executeMultiple']
+  client.executeMultiple = ((sql: string) =>
+    serialized(() => executeMultiple(sql))) as Client['executeMultiple']
   client.migrate = ((stmts) => serialized(() => migrate(stmts))) as Client['migrate']
 
   client.transaction = (async (mode?: TransactionMode) => {

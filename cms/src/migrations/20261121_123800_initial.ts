@@ -20,7 +20,9 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   );
   `)
   await db.run(sql`CREATE INDEX \`products_cover_image_idx\` ON \`products\` (\`cover_image_id\`);`)
-  await db.run(sql`CREATE INDEX \`products_digital_file_idx\` ON \`products\` (\`digital_file_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`products_digital_file_idx\` ON \`products\` (\`digital_file_id\`);`,
+  )
   await db.run(sql`CREATE INDEX \`products_deleted_at_idx\` ON \`products\` (\`deleted_at\`);`)
   await db.run(sql`CREATE INDEX \`products_updated_at_idx\` ON \`products\` (\`updated_at\`);`)
   await db.run(sql`CREATE INDEX \`products_created_at_idx\` ON \`products\` (\`created_at\`);`)
@@ -67,10 +69,18 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   `)
   await db.run(sql`CREATE INDEX \`orders_status_idx\` ON \`orders\` (\`status\`);`)
   await db.run(sql`CREATE INDEX \`orders_product_idx\` ON \`orders\` (\`product_id\`);`)
-  await db.run(sql`CREATE UNIQUE INDEX \`orders_payment_address_idx\` ON \`orders\` (\`payment_address\`);`)
-  await db.run(sql`CREATE UNIQUE INDEX \`orders_address_index_idx\` ON \`orders\` (\`address_index\`);`)
-  await db.run(sql`CREATE INDEX \`orders_gateway_expires_at_idx\` ON \`orders\` (\`gateway_expires_at\`);`)
-  await db.run(sql`CREATE INDEX \`orders_download_token_idx\` ON \`orders\` (\`download_token_id\`);`)
+  await db.run(
+    sql`CREATE UNIQUE INDEX \`orders_payment_address_idx\` ON \`orders\` (\`payment_address\`);`,
+  )
+  await db.run(
+    sql`CREATE UNIQUE INDEX \`orders_address_index_idx\` ON \`orders\` (\`address_index\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`orders_gateway_expires_at_idx\` ON \`orders\` (\`gateway_expires_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`orders_download_token_idx\` ON \`orders\` (\`download_token_id\`);`,
+  )
   await db.run(sql`CREATE INDEX \`orders_updated_at_idx\` ON \`orders\` (\`updated_at\`);`)
   await db.run(sql`CREATE INDEX \`orders_created_at_idx\` ON \`orders\` (\`created_at\`);`)
   await db.run(sql`CREATE TABLE \`payments\` (
@@ -110,11 +120,21 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`product_id\`) REFERENCES \`products\`(\`id\`) ON UPDATE no action ON DELETE set null
   );
   `)
-  await db.run(sql`CREATE UNIQUE INDEX \`download_tokens_token_hash_idx\` ON \`download_tokens\` (\`token_hash\`);`)
-  await db.run(sql`CREATE INDEX \`download_tokens_order_idx\` ON \`download_tokens\` (\`order_id\`);`)
-  await db.run(sql`CREATE INDEX \`download_tokens_product_idx\` ON \`download_tokens\` (\`product_id\`);`)
-  await db.run(sql`CREATE INDEX \`download_tokens_updated_at_idx\` ON \`download_tokens\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`download_tokens_created_at_idx\` ON \`download_tokens\` (\`created_at\`);`)
+  await db.run(
+    sql`CREATE UNIQUE INDEX \`download_tokens_token_hash_idx\` ON \`download_tokens\` (\`token_hash\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`download_tokens_order_idx\` ON \`download_tokens\` (\`order_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`download_tokens_product_idx\` ON \`download_tokens\` (\`product_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`download_tokens_updated_at_idx\` ON \`download_tokens\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`download_tokens_created_at_idx\` ON \`download_tokens\` (\`created_at\`);`,
+  )
   await db.run(sql`CREATE TABLE \`counters\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`name\` text NOT NULL,
@@ -145,9 +165,15 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   await db.run(sql`CREATE UNIQUE INDEX \`email_outbox_key_idx\` ON \`email_outbox\` (\`key\`);`)
   await db.run(sql`CREATE INDEX \`email_outbox_order_idx\` ON \`email_outbox\` (\`order_id\`);`)
   await db.run(sql`CREATE INDEX \`email_outbox_status_idx\` ON \`email_outbox\` (\`status\`);`)
-  await db.run(sql`CREATE INDEX \`email_outbox_next_attempt_at_idx\` ON \`email_outbox\` (\`next_attempt_at\`);`)
-  await db.run(sql`CREATE INDEX \`email_outbox_updated_at_idx\` ON \`email_outbox\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`email_outbox_created_at_idx\` ON \`email_outbox\` (\`created_at\`);`)
+  await db.run(
+    sql`CREATE INDEX \`email_outbox_next_attempt_at_idx\` ON \`email_outbox\` (\`next_attempt_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`email_outbox_updated_at_idx\` ON \`email_outbox\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`email_outbox_created_at_idx\` ON \`email_outbox\` (\`created_at\`);`,
+  )
   await db.run(sql`CREATE TABLE \`media\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`alt\` text,
@@ -182,9 +208,15 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	\`focal_y\` numeric
   );
   `)
-  await db.run(sql`CREATE INDEX \`digital_files_updated_at_idx\` ON \`digital_files\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`digital_files_created_at_idx\` ON \`digital_files\` (\`created_at\`);`)
-  await db.run(sql`CREATE UNIQUE INDEX \`digital_files_filename_idx\` ON \`digital_files\` (\`filename\`);`)
+  await db.run(
+    sql`CREATE INDEX \`digital_files_updated_at_idx\` ON \`digital_files\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`digital_files_created_at_idx\` ON \`digital_files\` (\`created_at\`);`,
+  )
+  await db.run(
+    sql`CREATE UNIQUE INDEX \`digital_files_filename_idx\` ON \`digital_files\` (\`filename\`);`,
+  )
   await db.run(sql`CREATE TABLE \`documents\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`title\` text,
@@ -250,7 +282,9 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   );
   `)
   await db.run(sql`CREATE INDEX \`staff_sessions_order_idx\` ON \`staff_sessions\` (\`_order\`);`)
-  await db.run(sql`CREATE INDEX \`staff_sessions_parent_id_idx\` ON \`staff_sessions\` (\`_parent_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`staff_sessions_parent_id_idx\` ON \`staff_sessions\` (\`_parent_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`staff\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`name\` text,
@@ -284,9 +318,15 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	\`created_at\` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
   );
   `)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_global_slug_idx\` ON \`payload_locked_documents\` (\`global_slug\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_updated_at_idx\` ON \`payload_locked_documents\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_created_at_idx\` ON \`payload_locked_documents\` (\`created_at\`);`)
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_global_slug_idx\` ON \`payload_locked_documents\` (\`global_slug\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_updated_at_idx\` ON \`payload_locked_documents\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_created_at_idx\` ON \`payload_locked_documents\` (\`created_at\`);`,
+  )
   await db.run(sql`CREATE TABLE \`payload_locked_documents_rels\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`order\` integer,
@@ -319,21 +359,51 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`staff_id\`) REFERENCES \`staff\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_order_idx\` ON \`payload_locked_documents_rels\` (\`order\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_parent_idx\` ON \`payload_locked_documents_rels\` (\`parent_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_path_idx\` ON \`payload_locked_documents_rels\` (\`path\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_products_id_idx\` ON \`payload_locked_documents_rels\` (\`products_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_orders_id_idx\` ON \`payload_locked_documents_rels\` (\`orders_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_payments_id_idx\` ON \`payload_locked_documents_rels\` (\`payments_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_download_tokens_id_idx\` ON \`payload_locked_documents_rels\` (\`download_tokens_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_counters_id_idx\` ON \`payload_locked_documents_rels\` (\`counters_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_email_outbox_id_idx\` ON \`payload_locked_documents_rels\` (\`email_outbox_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_media_id_idx\` ON \`payload_locked_documents_rels\` (\`media_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_digital_files_id_idx\` ON \`payload_locked_documents_rels\` (\`digital_files_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_documents_id_idx\` ON \`payload_locked_documents_rels\` (\`documents_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_papers_id_idx\` ON \`payload_locked_documents_rels\` (\`papers_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_timeline_id_idx\` ON \`payload_locked_documents_rels\` (\`timeline_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_locked_documents_rels_staff_id_idx\` ON \`payload_locked_documents_rels\` (\`staff_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_order_idx\` ON \`payload_locked_documents_rels\` (\`order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_parent_idx\` ON \`payload_locked_documents_rels\` (\`parent_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_path_idx\` ON \`payload_locked_documents_rels\` (\`path\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_products_id_idx\` ON \`payload_locked_documents_rels\` (\`products_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_orders_id_idx\` ON \`payload_locked_documents_rels\` (\`orders_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_payments_id_idx\` ON \`payload_locked_documents_rels\` (\`payments_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_download_tokens_id_idx\` ON \`payload_locked_documents_rels\` (\`download_tokens_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_counters_id_idx\` ON \`payload_locked_documents_rels\` (\`counters_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_email_outbox_id_idx\` ON \`payload_locked_documents_rels\` (\`email_outbox_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_media_id_idx\` ON \`payload_locked_documents_rels\` (\`media_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_digital_files_id_idx\` ON \`payload_locked_documents_rels\` (\`digital_files_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_documents_id_idx\` ON \`payload_locked_documents_rels\` (\`documents_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_papers_id_idx\` ON \`payload_locked_documents_rels\` (\`papers_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_timeline_id_idx\` ON \`payload_locked_documents_rels\` (\`timeline_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_locked_documents_rels_staff_id_idx\` ON \`payload_locked_documents_rels\` (\`staff_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`payload_preferences\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`key\` text,
@@ -342,9 +412,15 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	\`created_at\` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
   );
   `)
-  await db.run(sql`CREATE INDEX \`payload_preferences_key_idx\` ON \`payload_preferences\` (\`key\`);`)
-  await db.run(sql`CREATE INDEX \`payload_preferences_updated_at_idx\` ON \`payload_preferences\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`payload_preferences_created_at_idx\` ON \`payload_preferences\` (\`created_at\`);`)
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_key_idx\` ON \`payload_preferences\` (\`key\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_updated_at_idx\` ON \`payload_preferences\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_created_at_idx\` ON \`payload_preferences\` (\`created_at\`);`,
+  )
   await db.run(sql`CREATE TABLE \`payload_preferences_rels\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`order\` integer,
@@ -355,10 +431,18 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`staff_id\`) REFERENCES \`staff\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`payload_preferences_rels_order_idx\` ON \`payload_preferences_rels\` (\`order\`);`)
-  await db.run(sql`CREATE INDEX \`payload_preferences_rels_parent_idx\` ON \`payload_preferences_rels\` (\`parent_id\`);`)
-  await db.run(sql`CREATE INDEX \`payload_preferences_rels_path_idx\` ON \`payload_preferences_rels\` (\`path\`);`)
-  await db.run(sql`CREATE INDEX \`payload_preferences_rels_staff_id_idx\` ON \`payload_preferences_rels\` (\`staff_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_rels_order_idx\` ON \`payload_preferences_rels\` (\`order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_rels_parent_idx\` ON \`payload_preferences_rels\` (\`parent_id\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_rels_path_idx\` ON \`payload_preferences_rels\` (\`path\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_preferences_rels_staff_id_idx\` ON \`payload_preferences_rels\` (\`staff_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`payload_migrations\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`name\` text,
@@ -367,8 +451,12 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	\`created_at\` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
   );
   `)
-  await db.run(sql`CREATE INDEX \`payload_migrations_updated_at_idx\` ON \`payload_migrations\` (\`updated_at\`);`)
-  await db.run(sql`CREATE INDEX \`payload_migrations_created_at_idx\` ON \`payload_migrations\` (\`created_at\`);`)
+  await db.run(
+    sql`CREATE INDEX \`payload_migrations_updated_at_idx\` ON \`payload_migrations\` (\`updated_at\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`payload_migrations_created_at_idx\` ON \`payload_migrations\` (\`created_at\`);`,
+  )
   await db.run(sql`CREATE TABLE \`legal\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`terms_of_use\` text NOT NULL,
@@ -386,8 +474,12 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`_parent_id\`) REFERENCES \`landing_faqs\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`landing_faqs_items_order_idx\` ON \`landing_faqs_items\` (\`_order\`);`)
-  await db.run(sql`CREATE INDEX \`landing_faqs_items_parent_id_idx\` ON \`landing_faqs_items\` (\`_parent_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`landing_faqs_items_order_idx\` ON \`landing_faqs_items\` (\`_order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`landing_faqs_items_parent_id_idx\` ON \`landing_faqs_items\` (\`_parent_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`landing_faqs\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`updated_at\` text,
@@ -403,8 +495,12 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`_parent_id\`) REFERENCES \`proofs_tools_tools\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`proofs_tools_tools_manuals_order_idx\` ON \`proofs_tools_tools_manuals\` (\`_order\`);`)
-  await db.run(sql`CREATE INDEX \`proofs_tools_tools_manuals_parent_id_idx\` ON \`proofs_tools_tools_manuals\` (\`_parent_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`proofs_tools_tools_manuals_order_idx\` ON \`proofs_tools_tools_manuals\` (\`_order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`proofs_tools_tools_manuals_parent_id_idx\` ON \`proofs_tools_tools_manuals\` (\`_parent_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`proofs_tools_tools\` (
   	\`_order\` integer NOT NULL,
   	\`_parent_id\` integer NOT NULL,
@@ -415,8 +511,12 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`_parent_id\`) REFERENCES \`proofs_tools\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`proofs_tools_tools_order_idx\` ON \`proofs_tools_tools\` (\`_order\`);`)
-  await db.run(sql`CREATE INDEX \`proofs_tools_tools_parent_id_idx\` ON \`proofs_tools_tools\` (\`_parent_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`proofs_tools_tools_order_idx\` ON \`proofs_tools_tools\` (\`_order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`proofs_tools_tools_parent_id_idx\` ON \`proofs_tools_tools\` (\`_parent_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`proofs_tools\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`updated_at\` text,
@@ -433,8 +533,12 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`_parent_id\`) REFERENCES \`recommended_wallets\`(\`id\`) ON UPDATE no action ON DELETE cascade
   );
   `)
-  await db.run(sql`CREATE INDEX \`recommended_wallets_wallets_order_idx\` ON \`recommended_wallets_wallets\` (\`_order\`);`)
-  await db.run(sql`CREATE INDEX \`recommended_wallets_wallets_parent_id_idx\` ON \`recommended_wallets_wallets\` (\`_parent_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`recommended_wallets_wallets_order_idx\` ON \`recommended_wallets_wallets\` (\`_order\`);`,
+  )
+  await db.run(
+    sql`CREATE INDEX \`recommended_wallets_wallets_parent_id_idx\` ON \`recommended_wallets_wallets\` (\`_parent_id\`);`,
+  )
   await db.run(sql`CREATE TABLE \`recommended_wallets\` (
   	\`id\` integer PRIMARY KEY NOT NULL,
   	\`updated_at\` text,
@@ -450,7 +554,9 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	FOREIGN KEY (\`public_key_id\`) REFERENCES \`documents\`(\`id\`) ON UPDATE no action ON DELETE set null
   );
   `)
-  await db.run(sql`CREATE INDEX \`papers_page_public_key_idx\` ON \`papers_page\` (\`public_key_id\`);`)
+  await db.run(
+    sql`CREATE INDEX \`papers_page_public_key_idx\` ON \`papers_page\` (\`public_key_id\`);`,
+  )
 }
 
 export async function down({ db, payload, req }: MigrateDownArgs): Promise<void> {

@@ -1,9 +1,9 @@
-import * as migration_20261121_123800_initial from './20261121_123800_initial';
+import * as migration_20261121_123800_initial from './20261121_123800_initial'
 
 export const migrations = [
   {
     up: migration_20261121_123800_initial.up,
     down: migration_20261121_123800_initial.down,
-    name: '20261121_123800_initial'
+    name: '20261121_123800_initial',
   },
-];
+]

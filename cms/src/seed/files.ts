@@ -4,14 +4,27 @@ import sharp from 'sharp'
 
 /** Files made at seed time, so the repository carries no binaries. */
 
-export async function makePdf({ title, lines }: { title: string; lines: string[] }): Promise<Buffer> {
+export async function makePdf({
+  title,
+  lines,
+}: {
+  title: string
+  lines: string[]
+}): Promise<Buffer> {
   const pdf = await PDFDocument.create()
   pdf.setTitle(title)
   pdf.setCreator('Book Shop seed')
   const page = pdf.addPage([595, 842])
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
   const regular = await pdf.embedFont(StandardFonts.Helvetica)
-  page.drawText(title, { x: 56, y: 770, size: 20, font: bold, color: rgb(0.1, 0.15, 0.3), maxWidth: 480 })
+  page.drawText(title, {
+    x: 56,
+    y: 770,
+    size: 20,
+    font: bold,
+    color: rgb(0.1, 0.15, 0.3),
+    maxWidth: 480,
+  })
   let y = 720
   for (const line of lines) {
     page.drawText(line, { x: 56, y, size: 12, font: regular, maxWidth: 480, lineHeight: 16 })
@@ -23,7 +36,15 @@ export async function makePdf({ title, lines }: { title: string; lines: string[]
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** A book cover drawn from SVG: a coloured band, the title and the edition. */
-export async function makeCover({ title, edition, hue }: { title: string; edition: string; hue: number }): Promise<Buffer> {
+export async function makeCover({
+  title,
+  edition,
+  hue,
+}: {
+  title: string
+  edition: string
+  hue: number
+}): Promise<Buffer> {
   const words = title.split(' ')
   const lines: string[] = []
   for (const word of words) {
@@ -32,7 +53,10 @@ export async function makeCover({ title, edition, hue }: { title: string; editio
     else lines.push(word)
   }
   const titleSvg = lines
-    .map((line, i) => `<text x="60" y="${260 + i * 62}" font-size="52" font-weight="700" fill="#fff" font-family="DejaVu Serif, serif">${escapeXml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="60" y="${260 + i * 62}" font-size="52" font-weight="700" fill="#fff" font-family="DejaVu Serif, serif">${escapeXml(line)}</text>`,
+    )
     .join('')
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900" viewBox="0 0 600 900">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">

@@ -16,7 +16,15 @@ const BOOK_TITLE = 'Identity, Dual Vote and Trust'
  * created only when none exists, so restarts and concurrent starts add nothing twice.
  * Never runs in production.
  */
-export async function seed({ payload, env, logger }: { payload: Payload; env: Env; logger: Logger }): Promise<void> {
+export async function seed({
+  payload,
+  env,
+  logger,
+}: {
+  payload: Payload
+  env: Env
+  logger: Logger
+}): Promise<void> {
   if (env.isProduction) throw new Error('Seeding is for test mode only.')
   await seedProducts(payload, logger)
   await seedPapers(payload, logger)
@@ -43,7 +51,12 @@ async function seedProducts(payload: Payload, logger: Logger) {
   const digitalFile = await payload.create({
     collection: slugs.digitalFiles,
     data: {},
-    file: { data: pdf, mimetype: 'application/pdf', name: 'identity-dual-vote-and-trust.pdf', size: pdf.length },
+    file: {
+      data: pdf,
+      mimetype: 'application/pdf',
+      name: 'identity-dual-vote-and-trust.pdf',
+      size: pdf.length,
+    },
   })
   const digitalCover = await uploadCover(payload, 'digital-edition', 'Digital edition · PDF', 215)
   const printCover = await uploadCover(payload, 'printed-edition', 'Printed edition', 25)
@@ -89,7 +102,10 @@ async function uploadCover(payload: Payload, name: string, edition: string, hue:
   })
 }
 
-async function uploadDocument(payload: Payload, { name, title, data, mimetype }: { name: string; title: string; data: Buffer; mimetype: string }) {
+async function uploadDocument(
+  payload: Payload,
+  { name, title, data, mimetype }: { name: string; title: string; data: Buffer; mimetype: string },
+) {
   return payload.create({
     collection: slugs.documents,
     data: { title },
@@ -108,19 +124,31 @@ async function seedPapers(payload: Payload, logger: Logger) {
         name: `${suffix}.pdf`,
         title: `${paper.title} (${lang.toUpperCase()})`,
         mimetype: 'application/pdf',
-        data: await makePdf({ title: paper.title, lines: [paper.description, `Language: ${lang === 'en' ? 'English' : 'Italiano'}`] }),
+        data: await makePdf({
+          title: paper.title,
+          lines: [paper.description, `Language: ${lang === 'en' ? 'English' : 'Italiano'}`],
+        }),
       })
       const certificate = await uploadDocument(payload, {
         name: `${suffix}-certificate.pdf`,
         title: `Timestamp certificate: ${paper.title} (${lang.toUpperCase()})`,
         mimetype: 'application/pdf',
-        data: await makePdf({ title: `Timestamp certificate`, lines: [paper.title, `Document: ${suffix}.pdf`] }),
+        data: await makePdf({
+          title: `Timestamp certificate`,
+          lines: [paper.title, `Document: ${suffix}.pdf`],
+        }),
       })
       return { file: file.id, link: '#', certificateLink: `/documents/${certificate.filename}` }
     }
     await payload.create({
       collection: slugs.papers,
-      data: { title: paper.title, description: paper.description, order: number, en: await version('en'), it: await version('it') },
+      data: {
+        title: paper.title,
+        description: paper.description,
+        order: number,
+        en: await version('en'),
+        it: await version('it'),
+      },
     })
   }
   logger.info(`seeded ${papers.length} papers`)

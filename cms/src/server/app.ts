@@ -42,7 +42,13 @@ const storefrontCsp = helmet.contentSecurityPolicy({
   },
 })
 
-export function createApp({ payload, env, logger, nextHandler, storefrontDir = defaultStorefrontDir }: CreateAppArgs): Express {
+export function createApp({
+  payload,
+  env,
+  logger,
+  nextHandler,
+  storefrontDir = defaultStorefrontDir,
+}: CreateAppArgs): Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.isProduction ? 1 : false)
@@ -59,7 +65,8 @@ export function createApp({ payload, env, logger, nextHandler, storefrontDir = d
     pinoHttp({
       logger,
       autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),
   )
 
@@ -71,12 +78,20 @@ export function createApp({ payload, env, logger, nextHandler, storefrontDir = d
   app.use('/download', storefrontCsp, downloadRouter({ payload, logger }))
 
   // Public uploads: book covers and the documents editors publish (papers, public key).
-  const staticOptions = { fallthrough: false, index: false, dotfiles: 'deny' as const, maxAge: '1h' }
+  const staticOptions = {
+    fallthrough: false,
+    index: false,
+    dotfiles: 'deny' as const,
+    maxAge: '1h',
+  }
   app.use('/media', express.static(env.mediaDir, staticOptions))
   app.use('/documents', express.static(env.documentsDir, staticOptions))
 
   if (nextHandler) {
-    app.all(['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'], nextHandler)
+    app.all(
+      ['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'],
+      nextHandler,
+    )
   } else {
     app.all(['/cms', '/cms/{*rest}'], (_req, res) => {
       res.status(503).type('text/plain').send('The CMS is not running in this process.')
@@ -87,12 +102,20 @@ export function createApp({ payload, env, logger, nextHandler, storefrontDir = d
   const indexHtml = path.join(storefrontDir, 'index.html')
   app.use(
     '/assets',
-    express.static(path.join(storefrontDir, 'assets'), { fallthrough: false, immutable: true, maxAge: '1y', index: false }),
+    express.static(path.join(storefrontDir, 'assets'), {
+      fallthrough: false,
+      immutable: true,
+      maxAge: '1y',
+      index: false,
+    }),
   )
   app.use(express.static(storefrontDir, { index: false, maxAge: '1h' }))
   app.get('/{*path}', (_req, res) => {
     if (!fs.existsSync(indexHtml)) {
-      res.status(503).type('text/plain').send('The storefront is not built yet: run `npm run build`.')
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The storefront is not built yet: run `npm run build`.')
       return
     }
     res.setHeader('Cache-Control', 'no-cache')
@@ -102,7 +125,12 @@ export function createApp({ payload, env, logger, nextHandler, storefrontDir = d
   app.use(((err, _req, res, _next) => {
     const status = typeof err?.status === 'number' ? err.status : 500
     if (status >= 500) logger.error({ err }, 'request failed')
-    res.status(status).type('text/plain').send(status === 404 ? 'Not found.' : status >= 500 ? 'Internal server error.' : 'Bad request.')
+    res
+      .status(status)
+      .type('text/plain')
+      .send(
+        status === 404 ? 'Not found.' : status >= 500 ? 'Internal server error.' : 'Bad request.',
+      )
   }) as express.ErrorRequestHandler)
 
   return app

@@ -26,15 +26,21 @@ async function main() {
   const logger = createLogger(env.logLevel)
   const started = Date.now()
 
-  const [{ getPayload }, { default: config }, { default: next }, { createApp }, { seed }, { ensureDemoAdmin }] =
-    await Promise.all([
-      import('payload'),
-      import('../payload.config'),
-      import('next'),
-      import('./app'),
-      import('../seed'),
-      import('../bootstrap/demoAdmin'),
-    ])
+  const [
+    { getPayload },
+    { default: config },
+    { default: next },
+    { createApp },
+    { seed },
+    { ensureDemoAdmin },
+  ] = await Promise.all([
+    import('payload'),
+    import('../payload.config'),
+    import('next'),
+    import('./app'),
+    import('../seed'),
+    import('../bootstrap/demoAdmin'),
+  ])
 
   const payload = await getPayload({ config })
   let demoAdmin
@@ -56,11 +62,19 @@ async function main() {
   })
 
   logger.info(
-    { port: env.port, mode: env.isProduction ? 'production' : 'test', database: env.databaseEngine, ms: Date.now() - started },
+    {
+      port: env.port,
+      mode: env.isProduction ? 'production' : 'test',
+      database: env.databaseEngine,
+      ms: Date.now() - started,
+    },
     `shop ready at ${env.publicUrl} (admin ${env.publicUrl}/admin, CMS ${env.publicUrl}/cms)`,
   )
   if (demoAdmin) {
-    logger.info({ email: demoAdmin.email, password: demoAdmin.password }, 'test mode: demo admin (sign in at /admin or /cms)')
+    logger.info(
+      { email: demoAdmin.email, password: demoAdmin.password },
+      'test mode: demo admin (sign in at /admin or /cms)',
+    )
   }
 
   let stopping = false

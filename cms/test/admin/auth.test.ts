@@ -73,7 +73,9 @@ describe('the guard over every admin route', () => {
   })
 
   it('answers 401 without a session and 403 for an editor on every route but login', async () => {
-    const routes = (await everyAdminRoute()).filter((r) => !(r.method === 'POST' && r.path === '/login'))
+    const routes = (await everyAdminRoute()).filter(
+      (r) => !(r.method === 'POST' && r.path === '/login'),
+    )
     expect(routes.length).toBeGreaterThanOrEqual(13)
     const anonymous = adminClient(shop.url)
     for (const route of routes) {
@@ -95,19 +97,28 @@ describe('the guard over every admin route', () => {
 
 describe('cross-site request forgery', () => {
   it('refuses a state-changing call without the X-Requested-With header', async () => {
-    const response = await fetch(`${shop.url}/api/admin/logout`, { method: 'POST', headers: { Cookie: admin.cookie! } })
+    const response = await fetch(`${shop.url}/api/admin/logout`, {
+      method: 'POST',
+      headers: { Cookie: admin.cookie! },
+    })
     expect(response.status).toBe(403)
     expect(await response.json()).toEqual({ error: expect.stringMatching(/X-Requested-With/) })
   })
 
   it('refuses a call whose Origin or Referer is another site', async () => {
-    for (const header of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }]) {
+    for (const header of [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { Referer: 'https://evil.example/page' },
+    ]) {
       const response = await fetch(`${shop.url}/api/admin/products/1`, {
         method: 'DELETE',
         headers: { ...XHR, ...header, Cookie: admin.cookie! },
       })
       expect(response.status).toBe(403)
-      expect(((await response.json()) as { error: string }).error).toMatch(/does not come from this shop/)
+      expect(((await response.json()) as { error: string }).error).toMatch(
+        /does not come from this shop/,
+      )
     }
   })
 
@@ -146,9 +157,15 @@ describe('POST /api/admin/login', () => {
 
   it('refuses wrong credentials with the spec shape and no cookie', async () => {
     const client = adminClient(shop.url)
-    const response = await client.request('POST', '/login', { json: { email: ADMIN.email, password: 'nope-nope' } })
+    const response = await client.request('POST', '/login', {
+      json: { email: ADMIN.email, password: 'nope-nope' },
+    })
     expect(response.status).toBe(401)
-    expect(await response.json()).toEqual({ success: false, admin: null, message: 'Invalid email or password.' })
+    expect(await response.json()).toEqual({
+      success: false,
+      admin: null,
+      message: 'Invalid email or password.',
+    })
     expect(client.cookie).toBeNull()
   })
 
@@ -165,7 +182,9 @@ describe('POST /api/admin/login', () => {
     await createStaff({ payload: shop.payload, ...victim, role: 'admin' })
     const client = adminClient(shop.url)
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await client.request('POST', '/login', { json: { email: victim.email, password: `wrong-${attempt}` } })
+      const response = await client.request('POST', '/login', {
+        json: { email: victim.email, password: `wrong-${attempt}` },
+      })
       expect([401, 423]).toContain(response.status)
     }
     const right = await client.request('POST', '/login', { json: victim })
@@ -228,14 +247,20 @@ describe('PUT /api/admin/change-password', () => {
       json: { currentPassword: 'not-my-password', newPassword: 'second-password-2' },
     })
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ errors: [{ path: 'currentPassword', msg: 'Current password is incorrect.' }] })
+    expect(await response.json()).toEqual({
+      errors: [{ path: 'currentPassword', msg: 'Current password is incorrect.' }],
+    })
   })
 
   it('refuses a too short new password under newPassword', async () => {
     const client = await signedIn(shop.url, OWNER.email, OWNER.password)
-    const response = await client.request('PUT', '/change-password', { json: { currentPassword: OWNER.password, newPassword: 'short' } })
+    const response = await client.request('PUT', '/change-password', {
+      json: { currentPassword: OWNER.password, newPassword: 'short' },
+    })
     expect(response.status).toBe(400)
-    expect(((await response.json()) as { errors: { path: string }[] }).errors[0]!.path).toBe('newPassword')
+    expect(((await response.json()) as { errors: { path: string }[] }).errors[0]!.path).toBe(
+      'newPassword',
+    )
   })
 
   it('changes it: the new password signs in, the old one no longer does, other sessions end', async () => {
@@ -245,7 +270,10 @@ describe('PUT /api/admin/change-password', () => {
       json: { currentPassword: OWNER.password, newPassword: 'second-password-2' },
     })
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ success: true, message: 'Password changed successfully!' })
+    expect(await response.json()).toEqual({
+      success: true,
+      message: 'Password changed successfully!',
+    })
     expect((await client.request('GET', '/status')).status).toBe(200)
     expect((await other.request('GET', '/status')).status).toBe(401)
 

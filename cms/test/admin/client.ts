@@ -7,7 +7,11 @@ export const XHR = { 'X-Requested-With': 'XMLHttpRequest' }
 
 export type AdminClient = {
   cookie: string | null
-  request: (method: string, path: string, init?: { json?: unknown; form?: FormData; headers?: Record<string, string> }) => Promise<Response>
+  request: (
+    method: string,
+    path: string,
+    init?: { json?: unknown; form?: FormData; headers?: Record<string, string> },
+  ) => Promise<Response>
 }
 
 /** A tiny browser stand-in for the admin API: keeps the session cookie, sends the CSRF header. */
@@ -47,12 +51,20 @@ export async function createStaff({
   password: string
   role: 'admin' | 'editor'
 }) {
-  return payload.create({ collection: slugs.staff, data: { email, password, role, name: role === 'admin' ? 'Ada Owner' : null } })
+  return payload.create({
+    collection: slugs.staff,
+    data: { email, password, role, name: role === 'admin' ? 'Ada Owner' : null },
+  })
 }
 
-export async function signedIn(baseUrl: string, email: string, password: string): Promise<AdminClient> {
+export async function signedIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<AdminClient> {
   const client = adminClient(baseUrl)
   const response = await client.request('POST', '/login', { json: { email, password } })
-  if (response.status !== 200) throw new Error(`Sign-in of ${email} failed with ${response.status}: ${await response.text()}`)
+  if (response.status !== 200)
+    throw new Error(`Sign-in of ${email} failed with ${response.status}: ${await response.text()}`)
   return client
 }

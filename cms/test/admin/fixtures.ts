@@ -2,10 +2,15 @@ import { PDFDocument } from 'pdf-lib'
 import sharp from 'sharp'
 
 /** A real PNG of the given size in pixels (noise, so it does not compress away). */
-export async function pngImage({ width = 40, height = 60 }: { width?: number; height?: number } = {}): Promise<Buffer> {
+export async function pngImage({
+  width = 40,
+  height = 60,
+}: { width?: number; height?: number } = {}): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3)
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7919) % 251
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer()
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
 }
 
 /** A real one-page PDF (Payload checks a PDF's structure, not only its first bytes). */
@@ -20,7 +25,16 @@ export function blob(data: Buffer, type = 'application/octet-stream'): Blob {
 }
 
 export type ProductFields = Partial<
-  Record<'name' | 'type' | 'priceEUR' | 'totalStock' | 'currentStock' | 'shortDescription' | 'isAvailable', string>
+  Record<
+    | 'name'
+    | 'type'
+    | 'priceEUR'
+    | 'totalStock'
+    | 'currentStock'
+    | 'shortDescription'
+    | 'isAvailable',
+    string
+  >
 >
 
 export const validFields: ProductFields = {
@@ -38,7 +52,8 @@ export function productForm(
   files: { coverImageFile?: [Blob, string]; digitalFile?: [Blob, string] } = {},
 ): FormData {
   const form = new FormData()
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value)
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined) form.append(name, value)
   if (files.coverImageFile) form.append('coverImageFile', ...files.coverImageFile)
   if (files.digitalFile) form.append('digitalFile', ...files.digitalFile)
   return form

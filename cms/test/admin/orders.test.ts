@@ -7,7 +7,15 @@ import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
 import { createStaff, signedIn } from './client'
 
-type OrderStatus = 'AWAITING_PAYMENT' | 'PAYMENT_DETECTED' | 'UNDERPAID' | 'PAID' | 'PROCESSING_DELIVERY' | 'SHIPPED' | 'EXPIRED' | 'ERROR_FULFILLMENT'
+type OrderStatus =
+  | 'AWAITING_PAYMENT'
+  | 'PAYMENT_DETECTED'
+  | 'UNDERPAID'
+  | 'PAID'
+  | 'PROCESSING_DELIVERY'
+  | 'SHIPPED'
+  | 'EXPIRED'
+  | 'ERROR_FULFILLMENT'
 type AdminOrder = Record<string, unknown> & {
   id: string
   status: OrderStatus
@@ -25,11 +33,26 @@ let nextIndex = 0
 
 beforeAll(async () => {
   shop = await startTestShop({ seed: false })
-  await createStaff({ payload: shop.payload, email: 'owner@example.com', password: 'owner-password-1', role: 'admin' })
+  await createStaff({
+    payload: shop.payload,
+    email: 'owner@example.com',
+    password: 'owner-password-1',
+    role: 'admin',
+  })
   admin = await signedIn(shop.url, 'owner@example.com', 'owner-password-1')
   const base = { priceEUR: 30, totalStock: 10, currentStock: 10, isAvailable: true }
-  physicalId = (await shop.payload.create({ collection: slugs.products, data: { ...base, name: 'Printed book', type: 'PHYSICAL' } })).id
-  digitalId = (await shop.payload.create({ collection: slugs.products, data: { ...base, name: 'PDF book', type: 'DIGITAL' } })).id
+  physicalId = (
+    await shop.payload.create({
+      collection: slugs.products,
+      data: { ...base, name: 'Printed book', type: 'PHYSICAL' },
+    })
+  ).id
+  digitalId = (
+    await shop.payload.create({
+      collection: slugs.products,
+      data: { ...base, name: 'PDF book', type: 'DIGITAL' },
+    })
+  ).id
 })
 
 afterAll(async () => {
@@ -39,7 +62,11 @@ afterAll(async () => {
 /** An order as checkout and the payment worker leave it, created directly in the database. */
 async function createOrder(
   payload: Payload,
-  { type = 'PHYSICAL', status = 'PROCESSING_DELIVERY', extra = {} }: { type?: 'PHYSICAL' | 'DIGITAL'; status?: OrderStatus; extra?: Record<string, unknown> } = {},
+  {
+    type = 'PHYSICAL',
+    status = 'PROCESSING_DELIVERY',
+    extra = {},
+  }: { type?: 'PHYSICAL' | 'DIGITAL'; status?: OrderStatus; extra?: Record<string, unknown> } = {},
 ) {
   const index = nextIndex++
   return payload.create({
@@ -57,7 +84,13 @@ async function createOrder(
       gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
       status,
       ...(type === 'PHYSICAL'
-        ? { shippingName: 'Ada Buyer', shippingAddressLine1: '1 Main St', shippingCity: 'Rome', shippingPostalCode: '00100', shippingCountry: 'Italy' }
+        ? {
+            shippingName: 'Ada Buyer',
+            shippingAddressLine1: '1 Main St',
+            shippingCity: 'Rome',
+            shippingPostalCode: '00100',
+            shippingCountry: 'Italy',
+          }
         : {}),
       ...extra,
     } as never,
@@ -67,11 +100,16 @@ async function createOrder(
 describe('GET /api/admin/orders', () => {
   it('pages the orders from 1, newest first', async () => {
     const created: string[] = []
-    for (let i = 0; i < 23; i++) created.push((await createOrder(shop.payload, { status: 'AWAITING_PAYMENT' })).id)
+    for (let i = 0; i < 23; i++)
+      created.push((await createOrder(shop.payload, { status: 'AWAITING_PAYMENT' })).id)
 
     const first = await admin.request('GET', '/orders')
     expect(first.status).toBe(200)
-    const page1 = (await first.json()) as { orders: AdminOrder[]; totalPages: number; currentPage: number }
+    const page1 = (await first.json()) as {
+      orders: AdminOrder[]
+      totalPages: number
+      currentPage: number
+    }
     expect(page1.currentPage).toBe(1)
     expect(page1.totalPages).toBe(2)
     expect(page1.orders).toHaveLength(20)
@@ -95,7 +133,12 @@ describe('GET /api/admin/orders/:id', () => {
   it('returns every field of the spec with the payments received and the flags', async () => {
     const order = await createOrder(shop.payload, {
       status: 'PROCESSING_DELIVERY',
-      extra: { paymentTxid: 'b'.repeat(64), tokenAddress: '1Ordinal', amountSatoshiReceived: 80_000_000, flags: { paidOver: true } },
+      extra: {
+        paymentTxid: 'b'.repeat(64),
+        tokenAddress: '1Ordinal',
+        amountSatoshiReceived: 80_000_000,
+        flags: { paidOver: true },
+      },
     })
     for (const [txid, satoshis, confirmed] of [
       ['a'.repeat(64), 40_000_000, true],
@@ -119,9 +162,25 @@ describe('GET /api/admin/orders/:id', () => {
     expect(response.status).toBe(200)
     const body = (await response.json()) as AdminOrder
     for (const field of [
-      'id', 'createdAt', 'userEmail', 'product', 'priceAtPurchaseUSD', 'amountSatoshiExpected', 'bsvUsdRateAtPurchase',
-      'paymentTxid', 'tokenAddress', 'status', 'shippingTrackingNumber', 'shippingName', 'shippingAddressLine1',
-      'shippingAddressLine2', 'shippingCity', 'shippingStateProvince', 'shippingPostalCode', 'shippingCountry', 'shippingPhone',
+      'id',
+      'createdAt',
+      'userEmail',
+      'product',
+      'priceAtPurchaseUSD',
+      'amountSatoshiExpected',
+      'bsvUsdRateAtPurchase',
+      'paymentTxid',
+      'tokenAddress',
+      'status',
+      'shippingTrackingNumber',
+      'shippingName',
+      'shippingAddressLine1',
+      'shippingAddressLine2',
+      'shippingCity',
+      'shippingStateProvince',
+      'shippingPostalCode',
+      'shippingCountry',
+      'shippingPhone',
     ]) {
       expect(body, field).toHaveProperty(field)
     }
@@ -136,73 +195,116 @@ describe('GET /api/admin/orders/:id', () => {
       flags: { paidLate: false, paidPartial: false, paidOver: true },
     })
     expect(body.payments).toEqual([
-      expect.objectContaining({ txid: 'a'.repeat(64), satoshis: 40_000_000, confirmedAt: expect.any(String), late: false }),
+      expect.objectContaining({
+        txid: 'a'.repeat(64),
+        satoshis: 40_000_000,
+        confirmedAt: expect.any(String),
+        late: false,
+      }),
       expect.objectContaining({ txid: 'b'.repeat(64), satoshis: 40_000_000, confirmedAt: null }),
     ])
   })
 
-  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid'])('answers 404 for %s', async (id) => {
-    const response = await admin.request('GET', `/orders/${id}`)
-    expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ error: 'Order not found.' })
-  })
+  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid'])(
+    'answers 404 for %s',
+    async (id) => {
+      const response = await admin.request('GET', `/orders/${id}`)
+      expect(response.status).toBe(404)
+      expect(await response.json()).toEqual({ error: 'Order not found.' })
+    },
+  )
 })
 
 describe('POST /api/admin/orders/:id/ship', () => {
   it('marks a physical order in PROCESSING_DELIVERY as shipped and returns it', async () => {
     const order = await createOrder(shop.payload)
-    const response = await admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber: '  RR123456789IT ' } })
+    const response = await admin.request('POST', `/orders/${order.id}/ship`, {
+      json: { trackingNumber: '  RR123456789IT ' },
+    })
     expect(response.status).toBe(200)
     const body = (await response.json()) as AdminOrder
-    expect(body).toMatchObject({ id: order.id, status: 'SHIPPED', shippingTrackingNumber: 'RR123456789IT', shippedAt: expect.any(String) })
+    expect(body).toMatchObject({
+      id: order.id,
+      status: 'SHIPPED',
+      shippingTrackingNumber: 'RR123456789IT',
+      shippedAt: expect.any(String),
+    })
     const stored = await shop.payload.findByID({ collection: slugs.orders, id: order.id })
     expect(stored.status).toBe('SHIPPED')
     // The buyer's "shipped" e-mail waits in the outbox.
-    const outbox = await shop.payload.find({ collection: slugs.emailOutbox, where: { key: { equals: `order-shipped:${order.id}` } } })
+    const outbox = await shop.payload.find({
+      collection: slugs.emailOutbox,
+      where: { key: { equals: `order-shipped:${order.id}` } },
+    })
     expect(outbox.docs).toHaveLength(1)
 
-    const again = await admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber: 'OTHER' } })
+    const again = await admin.request('POST', `/orders/${order.id}/ship`, {
+      json: { trackingNumber: 'OTHER' },
+    })
     expect(again.status).toBe(409)
-    expect((await shop.payload.findByID({ collection: slugs.orders, id: order.id })).shippingTrackingNumber).toBe('RR123456789IT')
+    expect(
+      (await shop.payload.findByID({ collection: slugs.orders, id: order.id }))
+        .shippingTrackingNumber,
+    ).toBe('RR123456789IT')
   })
 
   it.each([undefined, '', '   ', 42])('refuses the tracking number %j', async (trackingNumber) => {
     const order = await createOrder(shop.payload)
-    const response = await admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber } })
+    const response = await admin.request('POST', `/orders/${order.id}/ship`, {
+      json: { trackingNumber },
+    })
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: 'Tracking number cannot be empty.' })
-    expect((await shop.payload.findByID({ collection: slugs.orders, id: order.id })).status).toBe('PROCESSING_DELIVERY')
+    expect((await shop.payload.findByID({ collection: slugs.orders, id: order.id })).status).toBe(
+      'PROCESSING_DELIVERY',
+    )
   })
 
   it('refuses a digital order', async () => {
     const order = await createOrder(shop.payload, { type: 'DIGITAL', status: 'PAID' })
-    const response = await admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber: 'T1' } })
+    const response = await admin.request('POST', `/orders/${order.id}/ship`, {
+      json: { trackingNumber: 'T1' },
+    })
     expect(response.status).toBe(409)
     expect(((await response.json()) as { error: string }).error).toMatch(/physical/)
   })
 
-  it.each(['AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'UNDERPAID', 'PAID', 'EXPIRED', 'ERROR_FULFILLMENT'] as const)(
-    'refuses a physical order in %s with the reason',
-    async (status) => {
-      const order = await createOrder(shop.payload, { status })
-      const response = await admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber: 'T1' } })
-      expect(response.status).toBe(409)
-      expect(((await response.json()) as { error: string }).error).toBe(
-        `Order is ${status}: only an order in PROCESSING_DELIVERY can be marked as shipped.`,
-      )
-      expect((await shop.payload.findByID({ collection: slugs.orders, id: order.id })).status).toBe(status)
-    },
-  )
+  it.each([
+    'AWAITING_PAYMENT',
+    'PAYMENT_DETECTED',
+    'UNDERPAID',
+    'PAID',
+    'EXPIRED',
+    'ERROR_FULFILLMENT',
+  ] as const)('refuses a physical order in %s with the reason', async (status) => {
+    const order = await createOrder(shop.payload, { status })
+    const response = await admin.request('POST', `/orders/${order.id}/ship`, {
+      json: { trackingNumber: 'T1' },
+    })
+    expect(response.status).toBe(409)
+    expect(((await response.json()) as { error: string }).error).toBe(
+      `Order is ${status}: only an order in PROCESSING_DELIVERY can be marked as shipped.`,
+    )
+    expect((await shop.payload.findByID({ collection: slugs.orders, id: order.id })).status).toBe(
+      status,
+    )
+  })
 
   it('answers 404 for an unknown order', async () => {
-    const response = await admin.request('POST', '/orders/00000000-0000-4000-8000-000000000000/ship', { json: { trackingNumber: 'T1' } })
+    const response = await admin.request(
+      'POST',
+      '/orders/00000000-0000-4000-8000-000000000000/ship',
+      { json: { trackingNumber: 'T1' } },
+    )
     expect(response.status).toBe(404)
   })
 
   it('lets exactly one of two simultaneous requests ship the order', async () => {
     const order = await createOrder(shop.payload)
     const results = await Promise.all(
-      ['A1', 'B2'].map((trackingNumber) => admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber } })),
+      ['A1', 'B2'].map((trackingNumber) =>
+        admin.request('POST', `/orders/${order.id}/ship`, { json: { trackingNumber } }),
+      ),
     )
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
   })
@@ -212,7 +314,11 @@ describe('GET /api/admin/stats', () => {
   it('tells the highest address index used and the orders waiting for the owner', async () => {
     const response = await admin.request('GET', '/stats')
     expect(response.status).toBe(200)
-    const stats = (await response.json()) as { highestAddressIndexUsed: number; ordersAwaitingShipment: number; ordersWithPaymentExceptions: number }
+    const stats = (await response.json()) as {
+      highestAddressIndexUsed: number
+      ordersAwaitingShipment: number
+      ordersWithPaymentExceptions: number
+    }
     expect(stats.highestAddressIndexUsed).toBe(nextIndex - 1)
     expect(stats.ordersAwaitingShipment).toBeGreaterThan(0)
     expect(stats.ordersWithPaymentExceptions).toBe(1)

@@ -29,7 +29,12 @@ let admin: AdminClient
 
 beforeAll(async () => {
   shop = await startTestShop({ seed: false })
-  await createStaff({ payload: shop.payload, email: 'owner@example.com', password: 'owner-password-1', role: 'admin' })
+  await createStaff({
+    payload: shop.payload,
+    email: 'owner@example.com',
+    password: 'owner-password-1',
+    role: 'admin',
+  })
   admin = await signedIn(shop.url, 'owner@example.com', 'owner-password-1')
 })
 
@@ -55,7 +60,20 @@ describe('POST /api/admin/products', () => {
     expect(status, JSON.stringify(body)).toBe(201)
     const product = body as AdminProduct
     expect(Object.keys(product).sort()).toEqual(
-      ['coverImageUrl', 'createdAt', 'currentStock', 'deletedAt', 'id', 'isAvailable', 'name', 'pdfFilename', 'priceEUR', 'shortDescription', 'totalStock', 'type'].sort(),
+      [
+        'coverImageUrl',
+        'createdAt',
+        'currentStock',
+        'deletedAt',
+        'id',
+        'isAvailable',
+        'name',
+        'pdfFilename',
+        'priceEUR',
+        'shortDescription',
+        'totalStock',
+        'type',
+      ].sort(),
     )
     expect(product).toMatchObject({
       name: 'The Dual Vote Handbook',
@@ -74,29 +92,52 @@ describe('POST /api/admin/products', () => {
     expect(cover.status).toBe(200)
     expect(cover.headers.get('content-type')).toBe('image/png')
     expect(fs.existsSync(path.join(shop.dataDir, 'files', product.pdfFilename!))).toBe(true)
-    for (const url of [`/media/${product.pdfFilename}`, `/files/${product.pdfFilename}`, `/documents/${product.pdfFilename}`]) {
+    for (const url of [
+      `/media/${product.pdfFilename}`,
+      `/files/${product.pdfFilename}`,
+      `/documents/${product.pdfFilename}`,
+    ]) {
       const response = await fetch(`${shop.url}${url}`)
       // Unknown paths get the storefront's index.html (SPA fallback), never the book's bytes.
       expect((await response.text()).startsWith('%PDF'), url).toBe(false)
     }
 
     // And the shop's public API lists it.
-    const publicList = (await (await fetch(`${shop.url}/api/products`)).json()) as { id: number; priceEUR: string }[]
+    const publicList = (await (await fetch(`${shop.url}/api/products`)).json()) as {
+      id: number
+      priceEUR: string
+    }[]
     expect(publicList.find((p) => p.id === product.id)?.priceEUR).toBe('19.90')
   })
 
   it('defaults to available when the checkbox is not sent', async () => {
-    const { status, body } = await create(productForm({ ...validFields, isAvailable: undefined, name: 'Defaults' }))
+    const { status, body } = await create(
+      productForm({ ...validFields, isAvailable: undefined, name: 'Defaults' }),
+    )
     expect(status).toBe(201)
     expect((body as AdminProduct).isAvailable).toBe(true)
   })
 
   it('reports every invalid field under its spec name', async () => {
     const { status, body } = await create(
-      productForm({ name: '  ', type: 'AUDIOBOOK', priceEUR: '-1', totalStock: '2.5', currentStock: 'x', shortDescription: 'y'.repeat(2001) }),
+      productForm({
+        name: '  ',
+        type: 'AUDIOBOOK',
+        priceEUR: '-1',
+        totalStock: '2.5',
+        currentStock: 'x',
+        shortDescription: 'y'.repeat(2001),
+      }),
     )
     expect(status).toBe(400)
-    expect(pathsOf(body).sort()).toEqual(['currentStock', 'name', 'priceEUR', 'shortDescription', 'totalStock', 'type'])
+    expect(pathsOf(body).sort()).toEqual([
+      'currentStock',
+      'name',
+      'priceEUR',
+      'shortDescription',
+      'totalStock',
+      'type',
+    ])
     expect((body as Errors).errors.find((e) => e.path === 'name')?.msg).toBe('Name is required.')
   })
 
@@ -114,41 +155,79 @@ describe('POST /api/admin/products', () => {
 
   it('refuses a cover that is not an image, whatever its name and declared type', async () => {
     const { status, body } = await create(
-      productForm(validFields, { coverImageFile: [blob(await pdfDocument(), 'image/png'), 'cover.png'] }),
+      productForm(validFields, {
+        coverImageFile: [blob(await pdfDocument(), 'image/png'), 'cover.png'],
+      }),
     )
     expect(status).toBe(400)
-    expect(body).toEqual({ errors: [{ path: 'coverImageFile', msg: 'Cover image must be a JPEG, PNG, WebP, GIF or AVIF image.' }] })
+    expect(body).toEqual({
+      errors: [
+        {
+          path: 'coverImageFile',
+          msg: 'Cover image must be a JPEG, PNG, WebP, GIF or AVIF image.',
+        },
+      ],
+    })
   })
 
   it('refuses a cover over 5 MB', async () => {
     const big = await pngImage({ width: 1400, height: 1400 })
     expect(big.length).toBeGreaterThan(5 * 1024 * 1024)
-    const { status, body } = await create(productForm(validFields, { coverImageFile: [blob(big, 'image/png'), 'big.png'] }))
+    const { status, body } = await create(
+      productForm(validFields, { coverImageFile: [blob(big, 'image/png'), 'big.png'] }),
+    )
     expect(status).toBe(400)
-    expect(body).toEqual({ errors: [{ path: 'coverImageFile', msg: 'Cover image must be at most 5 MB.' }] })
+    expect(body).toEqual({
+      errors: [{ path: 'coverImageFile', msg: 'Cover image must be at most 5 MB.' }],
+    })
   })
 
   it('refuses a digital file over 50 MB before reading it all', async () => {
     const huge = Buffer.concat([await pdfDocument(), Buffer.alloc(50 * 1024 * 1024)])
-    const { status, body } = await create(productForm(validFields, { digitalFile: [blob(huge, 'application/pdf'), 'huge.pdf'] }))
+    const { status, body } = await create(
+      productForm(validFields, { digitalFile: [blob(huge, 'application/pdf'), 'huge.pdf'] }),
+    )
     expect(status).toBe(413)
-    expect(body).toEqual({ errors: [{ path: 'digitalFile', msg: 'Digital file must be at most 50 MB.' }] })
+    expect(body).toEqual({
+      errors: [{ path: 'digitalFile', msg: 'Digital file must be at most 50 MB.' }],
+    })
   })
 
   it.each([
     ['a PNG renamed .pdf', async () => blob(await pngImage(), 'application/pdf'), 'book.pdf'],
-    ['a text file renamed .epub', async () => blob(Buffer.from('not a book'), 'application/epub+zip'), 'book.epub'],
-    ['a real PDF named .docx', async () => blob(await pdfDocument(), 'application/pdf'), 'book.docx'],
-    ['a PDF renamed .epub', async () => blob(await pdfDocument(), 'application/epub+zip'), 'book.epub'],
+    [
+      'a text file renamed .epub',
+      async () => blob(Buffer.from('not a book'), 'application/epub+zip'),
+      'book.epub',
+    ],
+    [
+      'a real PDF named .docx',
+      async () => blob(await pdfDocument(), 'application/pdf'),
+      'book.docx',
+    ],
+    [
+      'a PDF renamed .epub',
+      async () => blob(await pdfDocument(), 'application/epub+zip'),
+      'book.epub',
+    ],
   ])('refuses %s as the digital file', async (_label, makeFile, name) => {
-    const { status, body } = await create(productForm(validFields, { digitalFile: [await makeFile(), name] }))
+    const { status, body } = await create(
+      productForm(validFields, { digitalFile: [await makeFile(), name] }),
+    )
     expect(status).toBe(400)
-    expect(body).toEqual({ errors: [{ path: 'digitalFile', msg: 'Digital file must be a PDF or EPUB file (.pdf or .epub).' }] })
+    expect(body).toEqual({
+      errors: [
+        { path: 'digitalFile', msg: 'Digital file must be a PDF or EPUB file (.pdf or .epub).' },
+      ],
+    })
   })
 
   it('refuses a digital file on a physical book', async () => {
     const { status, body } = await create(
-      productForm({ ...validFields, type: 'PHYSICAL' }, { digitalFile: [blob(await pdfDocument(), 'application/pdf'), 'book.pdf'] }),
+      productForm(
+        { ...validFields, type: 'PHYSICAL' },
+        { digitalFile: [blob(await pdfDocument(), 'application/pdf'), 'book.pdf'] },
+      ),
     )
     expect(status).toBe(400)
     expect(pathsOf(body)).toEqual(['digitalFile'])
@@ -156,7 +235,12 @@ describe('POST /api/admin/products', () => {
 
   it('stores nothing when the form is invalid', async () => {
     const before = (await shop.payload.count({ collection: 'media' })).totalDocs
-    await create(productForm({ ...validFields, name: '' }, { coverImageFile: [blob(await pngImage(), 'image/png'), 'c.png'] }))
+    await create(
+      productForm(
+        { ...validFields, name: '' },
+        { coverImageFile: [blob(await pngImage(), 'image/png'), 'c.png'] },
+      ),
+    )
     expect((await shop.payload.count({ collection: 'media' })).totalDocs).toBe(before)
   })
 })
@@ -165,15 +249,30 @@ describe('GET and PUT /api/admin/products/:id', () => {
   it('updates the fields and keeps the files when none are sent', async () => {
     const created = (
       await create(
-        productForm({ ...validFields, name: 'To edit' }, { digitalFile: [blob(await pdfDocument(), 'application/pdf'), 'edit.pdf'] }),
+        productForm(
+          { ...validFields, name: 'To edit' },
+          { digitalFile: [blob(await pdfDocument(), 'application/pdf'), 'edit.pdf'] },
+        ),
       )
     ).body as AdminProduct
     const response = await admin.request('PUT', `/products/${created.id}`, {
-      form: productForm({ ...validFields, name: 'Edited', priceEUR: '5', currentStock: '0', isAvailable: 'false' }),
+      form: productForm({
+        ...validFields,
+        name: 'Edited',
+        priceEUR: '5',
+        currentStock: '0',
+        isAvailable: 'false',
+      }),
     })
     expect(response.status).toBe(200)
     const updated = (await response.json()) as AdminProduct
-    expect(updated).toMatchObject({ id: created.id, name: 'Edited', priceEUR: 5, currentStock: 0, isAvailable: false })
+    expect(updated).toMatchObject({
+      id: created.id,
+      name: 'Edited',
+      priceEUR: 5,
+      currentStock: 0,
+      isAvailable: false,
+    })
     expect(updated.pdfFilename).toBe(created.pdfFilename)
 
     const one = await admin.request('GET', `/products/${created.id}`)
@@ -182,7 +281,12 @@ describe('GET and PUT /api/admin/products/:id', () => {
 
   it('replaces the cover when a new one is sent', async () => {
     const created = (
-      await create(productForm({ ...validFields, name: 'Cover swap' }, { coverImageFile: [blob(await pngImage(), 'image/png'), 'a.png'] }))
+      await create(
+        productForm(
+          { ...validFields, name: 'Cover swap' },
+          { coverImageFile: [blob(await pngImage(), 'image/png'), 'a.png'] },
+        ),
+      )
     ).body as AdminProduct
     const response = await admin.request('PUT', `/products/${created.id}`, {
       form: productForm(
@@ -196,13 +300,19 @@ describe('GET and PUT /api/admin/products/:id', () => {
 
   it('validates an update like a creation', async () => {
     const [first] = (await (await admin.request('GET', '/products')).json()) as AdminProduct[]
-    const response = await admin.request('PUT', `/products/${first!.id}`, { form: productForm({ ...validFields, totalStock: '-3' }) })
+    const response = await admin.request('PUT', `/products/${first!.id}`, {
+      form: productForm({ ...validFields, totalStock: '-3' }),
+    })
     expect(response.status).toBe(400)
     expect(pathsOf(await response.json())).toEqual(['totalStock'])
   })
 
   it.each(['GET', 'PUT', 'DELETE'])('answers 404 for a missing product (%s)', async (method) => {
-    const response = await admin.request(method, '/products/999999', method === 'PUT' ? { form: productForm(validFields) } : {})
+    const response = await admin.request(
+      method,
+      '/products/999999',
+      method === 'PUT' ? { form: productForm(validFields) } : {},
+    )
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: 'Product not found.' })
   })
@@ -210,7 +320,8 @@ describe('GET and PUT /api/admin/products/:id', () => {
 
 describe('soft delete and restore', () => {
   it('hides a deleted product from the store, lists it last for the admin, and restores it', async () => {
-    const doomed = (await create(productForm({ ...validFields, name: 'Doomed' }))).body as AdminProduct
+    const doomed = (await create(productForm({ ...validFields, name: 'Doomed' })))
+      .body as AdminProduct
     await create(productForm({ ...validFields, name: 'Newest' }))
 
     const deleted = await admin.request('DELETE', `/products/${doomed.id}`)
@@ -221,7 +332,9 @@ describe('soft delete and restore', () => {
     expect(list.at(-1)!.id).toBe(doomed.id)
     expect(list[0]!.name).toBe('Newest')
     const active = list.filter((p) => !p.deletedAt)
-    expect(active.map((p) => p.createdAt)).toEqual([...active.map((p) => p.createdAt)].sort().reverse())
+    expect(active.map((p) => p.createdAt)).toEqual(
+      [...active.map((p) => p.createdAt)].sort().reverse(),
+    )
 
     expect((await fetch(`${shop.url}/api/products/${doomed.id}`)).status).toBe(404)
 

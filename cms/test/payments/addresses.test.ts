@@ -1,26 +1,41 @@
 import { describe, expect, it } from 'vitest'
 
 import { PublicKey } from '@bsv/sdk'
-import { deriveOrderAddress, deriveP2PKHAddress, isEmail, isP2PKHAddress, isPaymail, normalizeTokenAddress, p2pkhNetwork } from '../../src/operations/payments/addresses'
+import {
+  deriveOrderAddress,
+  deriveP2PKHAddress,
+  isEmail,
+  isP2PKHAddress,
+  isPaymail,
+  normalizeTokenAddress,
+  p2pkhNetwork,
+} from '../../src/operations/payments/addresses'
 
 // BIP32 test vector 1 (seed 000102030405060708090a0b0c0d0e0f): extended keys and public keys.
 const XPUB_M =
   'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8'
-const XPUB_M_0H = 'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw'
+const XPUB_M_0H =
+  'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw'
 const PUBKEY_M_0H_1 = '03501e454bf00751f24b1b489aa925215d66af2234e3891c3b21a52bedb3cd711c'
 const XPUB_M_0H_1_2H_2 =
   'xpub6FHa3pjLCk84BayeJxFW2SP4XRrFd1JYnxeLeU8EqN3vDfZmbqBqaGJAyiLjTAwm6ZLRQUMv1ZACTj37sR62cfN7fe5JnJ7dh8zL4fiyLHV'
-const PUBKEY_M_0H_1_2H_2_1000000000 = '022a471424da5e657499d1ff51cb43c47481a03b1e77f951fe64cec9f5a48f7011'
+const PUBKEY_M_0H_1_2H_2_1000000000 =
+  '022a471424da5e657499d1ff51cb43c47481a03b1e77f951fe64cec9f5a48f7011'
 
-const addressOf = (pubKeyHex: string, network: 'mainnet' | 'testnet' = 'mainnet') => PublicKey.fromString(pubKeyHex).toAddress(network)
+const addressOf = (pubKeyHex: string, network: 'mainnet' | 'testnet' = 'mainnet') =>
+  PublicKey.fromString(pubKeyHex).toAddress(network)
 
 describe('payment addresses from the owner xpub', () => {
   it('reproduces the public derivations of BIP32 test vector 1', () => {
-    expect(deriveP2PKHAddress({ xpub: XPUB_M_0H, path: 'm/1', network: 'main' })).toBe(addressOf(PUBKEY_M_0H_1))
-    expect(deriveP2PKHAddress({ xpub: XPUB_M_0H_1_2H_2, path: 'm/1000000000', network: 'main' })).toBe(
-      addressOf(PUBKEY_M_0H_1_2H_2_1000000000),
+    expect(deriveP2PKHAddress({ xpub: XPUB_M_0H, path: 'm/1', network: 'main' })).toBe(
+      addressOf(PUBKEY_M_0H_1),
     )
-    expect(deriveP2PKHAddress({ xpub: XPUB_M_0H, path: 'm/1', network: 'test' })).toBe(addressOf(PUBKEY_M_0H_1, 'testnet'))
+    expect(
+      deriveP2PKHAddress({ xpub: XPUB_M_0H_1_2H_2, path: 'm/1000000000', network: 'main' }),
+    ).toBe(addressOf(PUBKEY_M_0H_1_2H_2_1000000000))
+    expect(deriveP2PKHAddress({ xpub: XPUB_M_0H, path: 'm/1', network: 'test' })).toBe(
+      addressOf(PUBKEY_M_0H_1, 'testnet'),
+    )
   })
   it('derives order n at m/0/n and refuses hardened steps from an xpub', () => {
     expect(deriveOrderAddress({ xpub: XPUB_M, index: 3, network: 'main' })).toBe(
@@ -36,12 +51,20 @@ describe('payment addresses from the owner xpub', () => {
     expect(main).not.toBe(test)
   })
   it('gives a different address for every index', () => {
-    const addresses = new Set(Array.from({ length: 50 }, (_, index) => deriveOrderAddress({ xpub: XPUB_M, index, network: 'main' })))
+    const addresses = new Set(
+      Array.from({ length: 50 }, (_, index) =>
+        deriveOrderAddress({ xpub: XPUB_M, index, network: 'main' }),
+      ),
+    )
     expect(addresses.size).toBe(50)
   })
   it('refuses indexes outside the non-hardened range', () => {
-    expect(() => deriveOrderAddress({ xpub: XPUB_M, index: -1, network: 'main' })).toThrow(RangeError)
-    expect(() => deriveOrderAddress({ xpub: XPUB_M, index: 2 ** 31, network: 'main' })).toThrow(RangeError)
+    expect(() => deriveOrderAddress({ xpub: XPUB_M, index: -1, network: 'main' })).toThrow(
+      RangeError,
+    )
+    expect(() => deriveOrderAddress({ xpub: XPUB_M, index: 2 ** 31, network: 'main' })).toThrow(
+      RangeError,
+    )
   })
 })
 
@@ -64,7 +87,10 @@ describe('token address validation', () => {
   it('trims, reads empty as none, and refuses anything else', () => {
     expect(normalizeTokenAddress('  ')).toEqual({ ok: true, value: null })
     expect(normalizeTokenAddress(null)).toEqual({ ok: true, value: null })
-    expect(normalizeTokenAddress(' alice@handcash.io ')).toEqual({ ok: true, value: 'alice@handcash.io' })
+    expect(normalizeTokenAddress(' alice@handcash.io ')).toEqual({
+      ok: true,
+      value: 'alice@handcash.io',
+    })
     expect(normalizeTokenAddress('not an address')).toEqual({ ok: false })
   })
   it('checks emails with the simple pattern of the spec', () => {

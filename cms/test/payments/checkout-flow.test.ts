@@ -4,7 +4,15 @@ import { orderInfoSchema, paymentStatusSchema } from '@shop/domain'
 
 import { slugs } from '../../src/collections/slugs'
 import type { PaymentsHarness } from './support'
-import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor, waitForStatus } from './support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from './support'
 
 let h: PaymentsHarness
 let pdfId: number
@@ -26,7 +34,11 @@ describe('buying the PDF end to end', () => {
     const info = await api(h.shop, `/api/orders/${orderId}/info`)
     expect(info.status).toBe(200)
     const parsed = orderInfoSchema.parse(info.body)
-    expect(parsed).toMatchObject({ currentStatus: 'AWAITING_PAYMENT', txid: null, productType: 'PDF' })
+    expect(parsed).toMatchObject({
+      currentStatus: 'AWAITING_PAYMENT',
+      txid: null,
+      productType: 'PDF',
+    })
     // 14.90 EUR at 40 EUR/BSV, rounded up to the satoshi
     expect(parsed.amountBSV).toBe('0.37250000')
     expect(parsed.paymentAddress).toMatch(/^[mn]/)
@@ -37,14 +49,21 @@ describe('buying the PDF end to end', () => {
     const txid = String(paid.body.txid)
     expect(txid).toMatch(/^[0-9a-f]{64}$/)
 
-    const detected = await waitFor(async () => {
-      const s = await api(h.shop, `/api/orders/${orderId}/payment-status`)
-      return s.body.status === 'PAYMENT_DETECTED' ? s.body : null
-    }, { intervalMs: 10 })
+    const detected = await waitFor(
+      async () => {
+        const s = await api(h.shop, `/api/orders/${orderId}/payment-status`)
+        return s.body.status === 'PAYMENT_DETECTED' ? s.body : null
+      },
+      { intervalMs: 10 },
+    )
     const detectionMs = Date.now() - started
     console.log(`payment to PAYMENT_DETECTED via the API: ${detectionMs} ms`)
     expect(detectionMs).toBeLessThan(2000)
-    expect(paymentStatusSchema.parse(detected)).toEqual({ status: 'PAYMENT_DETECTED', txid, downloadUrl: null })
+    expect(paymentStatusSchema.parse(detected)).toEqual({
+      status: 'PAYMENT_DETECTED',
+      txid,
+      downloadUrl: null,
+    })
 
     const mined = await api(h.shop, '/api/test-mode/mine', { body: {} })
     expect(mined.body.height).toEqual(expect.any(Number))
@@ -57,23 +76,34 @@ describe('buying the PDF end to end', () => {
 
     const file = await fetch(`${h.shop.url}${String(status.downloadUrl)}`)
     expect(file.status).toBe(200)
-    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="?identity-dual-vote-and-trust\.pdf"?$/)
-    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(file.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="?identity-dual-vote-and-trust\.pdf"?$/,
+    )
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
 
     const order = await getOrder(h.shop.payload, orderId)
     expect(order.amountSatoshiReceived).toBe(37_250_000)
     expect(order.paymentTxid).toBe(txid)
     expect(order.flags).toMatchObject({ paidLate: false, paidPartial: false, paidOver: false })
-    const transitions = h.logs.filter((l) => l.msg === 'order status changed' && l.obj.orderId === orderId)
+    const transitions = h.logs.filter(
+      (l) => l.msg === 'order status changed' && l.obj.orderId === orderId,
+    )
     expect(transitions.map((l) => l.obj.to)).toEqual(['PAYMENT_DETECTED', 'PAID'])
   })
 })
 
 describe('buying the printed book', () => {
   it('goes to PROCESSING_DELIVERY once paid, without a download link', async () => {
-    const before = (await h.shop.payload.findByID({ collection: slugs.products, id: printedId })).currentStock
+    const before = (await h.shop.payload.findByID({ collection: slugs.products, id: printedId }))
+      .currentStock
     const orderId = await createOrder(h.shop, printedId)
-    expect((await h.shop.payload.findByID({ collection: slugs.products, id: printedId })).currentStock).toBe(before - 1)
+    expect(
+      (await h.shop.payload.findByID({ collection: slugs.products, id: printedId })).currentStock,
+    ).toBe(before - 1)
     const order = await getOrder(h.shop.payload, orderId)
     expect(order).toMatchObject({ shippingCity: 'London', productType: 'PHYSICAL' })
     await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })

@@ -7,7 +7,15 @@ import { slugs } from '../../src/collections/slugs'
 import { queueOrderShippedEmail } from '../../src/operations/email/queueOrderShippedEmail'
 import type { EmailOutbox } from '../../src/payload-types'
 import type { PaymentsHarness } from './support'
-import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor, waitForStatus } from './support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from './support'
 
 type Received = { to: string; raw: string }
 const inbox: Received[] = []
@@ -24,7 +32,9 @@ beforeAll(async () => {
     logger: false,
     onMailFrom(_address, _session, callback) {
       if (failing) {
-        const error = new Error('Mailbox unavailable, try later') as Error & { responseCode: number }
+        const error = new Error('Mailbox unavailable, try later') as Error & {
+          responseCode: number
+        }
         error.responseCode = 451
         callback(error)
         return
@@ -43,7 +53,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
   const port = (smtp.server.address() as AddressInfo).port
   h = await startPaymentsHarness({
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), PUBLIC_URL: 'http://shop.test', CONFIRMATIONS_REQUIRED: '0' },
+    env: {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(port),
+      PUBLIC_URL: 'http://shop.test',
+      CONFIRMATIONS_REQUIRED: '0',
+    },
   })
   pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
   printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
@@ -57,7 +72,9 @@ afterAll(async () => {
 // Quoted-printable soft line breaks ("=\r\n") split long links in the raw message.
 const bodyOf = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')
 const mailFor = (orderId: string, subject: RegExp) =>
-  waitFor(async () => inbox.find((m) => bodyOf(m.raw).includes(orderId) && subject.test(bodyOf(m.raw))))
+  waitFor(async () =>
+    inbox.find((m) => bodyOf(m.raw).includes(orderId) && subject.test(bodyOf(m.raw))),
+  )
 
 describe('with 0 confirmations required', () => {
   it('marks the order PAID as soon as the full amount is seen, without a block', async () => {
@@ -79,21 +96,37 @@ describe('buyer e-mails', () => {
 
     await api(h.shop, `/api/test-mode/orders/${pdfOrder}/pay`, { body: {} })
     const paid = await mailFor(pdfOrder, /Subject: Payment received/)
-    const link = /http:\/\/shop\.test(\/download\/pdf\/[A-Za-z0-9_-]{43})/.exec(bodyOf(paid.raw))?.[1]
+    const link = /http:\/\/shop\.test(\/download\/pdf\/[A-Za-z0-9_-]{43})/.exec(
+      bodyOf(paid.raw),
+    )?.[1]
     expect(link).toBeDefined()
-    expect((await api(h.shop, `/api/orders/${pdfOrder}/payment-status`)).body.downloadUrl).toBe(link)
+    expect((await api(h.shop, `/api/orders/${pdfOrder}/payment-status`)).body.downloadUrl).toBe(
+      link,
+    )
     const download = await fetch(`${h.shop.url}${link}`)
     expect(download.status).toBe(200)
 
     const printedOrder = await createOrder(h.shop, printedId)
     await api(h.shop, `/api/test-mode/orders/${printedOrder}/pay`, { body: {} })
     await waitForStatus(h.shop.payload, printedOrder, 'PROCESSING_DELIVERY')
-    await h.shop.payload.update({ collection: slugs.orders, id: printedOrder, data: { status: 'SHIPPED', shippingTrackingNumber: 'TRACK-123' } })
-    expect(await queueOrderShippedEmail({ payload: h.shop.payload, orderId: printedOrder })).toBe(true)
-    expect(await queueOrderShippedEmail({ payload: h.shop.payload, orderId: printedOrder })).toBe(false)
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: printedOrder,
+      data: { status: 'SHIPPED', shippingTrackingNumber: 'TRACK-123' },
+    })
+    expect(await queueOrderShippedEmail({ payload: h.shop.payload, orderId: printedOrder })).toBe(
+      true,
+    )
+    expect(await queueOrderShippedEmail({ payload: h.shop.payload, orderId: printedOrder })).toBe(
+      false,
+    )
     const shipped = await mailFor(printedOrder, /Subject: Your book has shipped/)
     expect(bodyOf(shipped.raw)).toContain('TRACK-123')
-    expect(inbox.filter((m) => bodyOf(m.raw).includes(printedOrder) && /has shipped/.test(bodyOf(m.raw)))).toHaveLength(1)
+    expect(
+      inbox.filter(
+        (m) => bodyOf(m.raw).includes(printedOrder) && /has shipped/.test(bodyOf(m.raw)),
+      ),
+    ).toHaveLength(1)
   })
 
   it('keeps orders flowing while SMTP fails, then delivers every message once', async () => {
@@ -103,15 +136,29 @@ describe('buyer e-mails', () => {
     // The order is paid and moves on although no mail can be sent.
     await waitForStatus(h.shop.payload, orderId, 'PROCESSING_DELIVERY')
     const retried = await waitFor(async () => {
-      const docs = (await h.shop.payload.find({ collection: slugs.emailOutbox, where: { order: { equals: orderId } } })).docs as EmailOutbox[]
-      return docs.length === 2 && docs.every((d) => d.status === 'pending' && d.attempts >= 2) ? docs : null
+      const docs = (
+        await h.shop.payload.find({
+          collection: slugs.emailOutbox,
+          where: { order: { equals: orderId } },
+        })
+      ).docs as EmailOutbox[]
+      return docs.length === 2 && docs.every((d) => d.status === 'pending' && d.attempts >= 2)
+        ? docs
+        : null
     })
     expect(retried.every((d) => d.lastError)).toBe(true)
     expect(inbox.filter((m) => m.to === 'patient@example.com')).toHaveLength(0)
 
     failing = false
-    await waitFor(async () => inbox.filter((m) => m.to === 'patient@example.com').length === 2, { timeoutMs: 20_000 })
-    const sent = (await h.shop.payload.find({ collection: slugs.emailOutbox, where: { order: { equals: orderId } } })).docs as EmailOutbox[]
+    await waitFor(async () => inbox.filter((m) => m.to === 'patient@example.com').length === 2, {
+      timeoutMs: 20_000,
+    })
+    const sent = (
+      await h.shop.payload.find({
+        collection: slugs.emailOutbox,
+        where: { order: { equals: orderId } },
+      })
+    ).docs as EmailOutbox[]
     expect(sent.map((d) => d.status)).toEqual(['sent', 'sent'])
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('PROCESSING_DELIVERY')
   })

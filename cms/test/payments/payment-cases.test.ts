@@ -5,7 +5,16 @@ import { slugs } from '../../src/collections/slugs'
 import { releaseReservedStock } from '../../src/db/atomic'
 import type { DownloadToken, Payment } from '../../src/payload-types'
 import type { PaymentsHarness } from './support'
-import { api, createOrder, getOrder, productIdOf, SHIPPING, startPaymentsHarness, waitFor, waitForStatus } from './support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  SHIPPING,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from './support'
 
 let h: PaymentsHarness
 let pdfId: number
@@ -22,14 +31,23 @@ afterAll(async () => {
 })
 
 const pay = async (orderId: string, amountBSV?: string) => {
-  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: amountBSV ? { amountBSV } : {} })
+  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, {
+    body: amountBSV ? { amountBSV } : {},
+  })
   expect(status).toBe(200)
   return String(body.txid)
 }
 const mine = () => api(h.shop, '/api/test-mode/mine', { body: {} })
 const paymentsOf = async (orderId: string) =>
-  (await h.shop.payload.find({ collection: slugs.payments, where: { order: { equals: orderId } }, depth: 0 })).docs as Payment[]
-const stockOf = async (id: number) => (await h.shop.payload.findByID({ collection: slugs.products, id })).currentStock
+  (
+    await h.shop.payload.find({
+      collection: slugs.payments,
+      where: { order: { equals: orderId } },
+      depth: 0,
+    })
+  ).docs as Payment[]
+const stockOf = async (id: number) =>
+  (await h.shop.payload.findByID({ collection: slugs.products, id })).currentStock
 
 // 14.90 EUR at 40 EUR/BSV = 0.3725 BSV due.
 describe('payments in parts', () => {
@@ -37,7 +55,9 @@ describe('payments in parts', () => {
     const orderId = await createOrder(h.shop, pdfId)
     await pay(orderId, '0.2')
     await waitForStatus(h.shop.payload, orderId, 'UNDERPAID')
-    expect((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.status).toBe('UNDERPAID')
+    expect((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.status).toBe(
+      'UNDERPAID',
+    )
     await pay(orderId) // the remaining 0.1725
     const detected = await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
     expect(detected.amountSatoshiReceived).toBe(37_250_000)
@@ -52,7 +72,11 @@ describe('payments in parts', () => {
     await pay(orderId, '0.5')
     await waitForStatus(h.shop.payload, orderId, 'UNDERPAID')
     await mine()
-    await waitFor(async () => (await paymentsOf(orderId)).every((p) => p.blockHeight) && (await paymentsOf(orderId)).length === 1)
+    await waitFor(
+      async () =>
+        (await paymentsOf(orderId)).every((p) => p.blockHeight) &&
+        (await paymentsOf(orderId)).length === 1,
+    )
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('UNDERPAID')
     await pay(orderId)
     await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
@@ -75,12 +99,18 @@ describe('expiry', () => {
     const before = await stockOf(printedId)
     const orderId = await createOrder(h.shop, printedId)
     expect(await stockOf(printedId)).toBe(before - 1)
-    await h.shop.payload.update({ collection: slugs.orders, id: orderId, data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() } })
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
     const expired = await waitForStatus(h.shop.payload, orderId, 'EXPIRED')
     expect(expired.stockReleasedAt).toBeTruthy()
     expect(await stockOf(printedId)).toBe(before)
     // A second release (a restarted worker, a second worker) changes nothing.
-    expect(await releaseReservedStock({ payload: h.shop.payload, orderId, productId: printedId })).toBe(false)
+    expect(
+      await releaseReservedStock({ payload: h.shop.payload, orderId, productId: printedId }),
+    ).toBe(false)
     expect(await stockOf(printedId)).toBe(before)
 
     await pay(orderId)
@@ -102,7 +132,11 @@ describe('expiry', () => {
     const orderId = await createOrder(h.shop, pdfId)
     await pay(orderId)
     await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
-    await h.shop.payload.update({ collection: slugs.orders, id: orderId, data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() } })
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
     await h.worker.nextPass()
     await h.worker.nextPass()
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('PAYMENT_DETECTED')
@@ -116,8 +150,14 @@ describe('a failing chain source', () => {
     const orderId = await createOrder(h.shop, pdfId)
     const order = await getOrder(h.shop.payload, orderId)
     h.simulator.setOutage(true)
-    const failuresBefore = h.logs.filter((l) => l.msg.startsWith('payment worker pass failed')).length
-    await waitFor(async () => h.logs.filter((l) => l.msg.startsWith('payment worker pass failed')).length >= failuresBefore + 2)
+    const failuresBefore = h.logs.filter((l) =>
+      l.msg.startsWith('payment worker pass failed'),
+    ).length
+    await waitFor(
+      async () =>
+        h.logs.filter((l) => l.msg.startsWith('payment worker pass failed')).length >=
+        failuresBefore + 2,
+    )
     // Pay while the API is down (straight into the simulator's mempool).
     const direct = {
       getTipHeight: async () => h.simulator.state.height,
@@ -125,7 +165,13 @@ describe('a failing chain source', () => {
       getTransactionHex: async (txid: string) => h.simulator.state.getHex(txid)!,
       broadcast: async (hex: string) => h.simulator.state.submit(hex),
     }
-    await payFromTestWallet({ chain: direct, wocUrl: h.simulator.wocUrl, network: 'test', address: order.paymentAddress, satoshis: order.amountSatoshiExpected })
+    await payFromTestWallet({
+      chain: direct,
+      wocUrl: h.simulator.wocUrl,
+      network: 'test',
+      address: order.paymentAddress,
+      satoshis: order.amountSatoshiExpected,
+    })
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('AWAITING_PAYMENT')
     h.simulator.setOutage(false)
     await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED', 40_000)
@@ -135,10 +181,15 @@ describe('a failing chain source', () => {
 
 describe('order creation rules', () => {
   const create = (body: Record<string, unknown>) =>
-    api(h.shop, '/api/orders/create', { body: { productId: pdfId, userEmail: 'buyer@example.com', tokenAddress: null, ...body } })
+    api(h.shop, '/api/orders/create', {
+      body: { productId: pdfId, userEmail: 'buyer@example.com', tokenAddress: null, ...body },
+    })
 
   it('refuses a bad email, a bad token address and missing shipping details with clear messages', async () => {
-    expect(await create({ userEmail: 'nope' })).toMatchObject({ status: 400, body: { success: false, error: 'Please enter a valid email address.' } })
+    expect(await create({ userEmail: 'nope' })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'Please enter a valid email address.' },
+    })
     const bad = await create({ tokenAddress: '1BvgsfsZQVtkLS69NvGF8rw6NZW2ShJQHs' })
     expect(bad.status).toBe(400)
     expect(bad.body.error).toMatch(/paymail/)
@@ -150,36 +201,73 @@ describe('order creation rules', () => {
   it('accepts a paymail or a P2PKH token address, trimmed, and stores the price and rate', async () => {
     const orderId = await createOrder(h.shop, pdfId, { tokenAddress: '  alice@handcash.io ' })
     const order = await getOrder(h.shop.payload, orderId)
-    expect(order).toMatchObject({ tokenAddress: 'alice@handcash.io', priceAtPurchaseUSD: 14.9, bsvUsdRateAtPurchase: 40, amountSatoshiExpected: 37_250_000 })
+    expect(order).toMatchObject({
+      tokenAddress: 'alice@handcash.io',
+      priceAtPurchaseUSD: 14.9,
+      bsvUsdRateAtPurchase: 40,
+      amountSatoshiExpected: 37_250_000,
+    })
     expect(new Date(order.gatewayExpiresAt).getTime()).toBeGreaterThan(Date.now() + 19 * 60_000)
-    const p2pkh = await createOrder(h.shop, pdfId, { tokenAddress: '1BvgsfsZQVtkLS69NvGF8rw6NZW2ShJQHr' })
+    const p2pkh = await createOrder(h.shop, pdfId, {
+      tokenAddress: '1BvgsfsZQVtkLS69NvGF8rw6NZW2ShJQHr',
+    })
     expect((await getOrder(h.shop.payload, p2pkh)).addressIndex).toBeGreaterThan(order.addressIndex)
   })
 
   it('refuses out-of-stock, unavailable, deleted and unknown books', async () => {
     const make = (data: Record<string, unknown>) =>
-      h.shop.payload.create({ collection: slugs.products, data: { name: 'Edge', type: 'PHYSICAL', priceEUR: 5, totalStock: 1, currentStock: 1, isAvailable: true, ...data } })
+      h.shop.payload.create({
+        collection: slugs.products,
+        data: {
+          name: 'Edge',
+          type: 'PHYSICAL',
+          priceEUR: 5,
+          totalStock: 1,
+          currentStock: 1,
+          isAvailable: true,
+          ...data,
+        },
+      })
     const soldOut = await make({ currentStock: 0 })
     const hidden = await make({ isAvailable: false })
     const deleted = await make({ deletedAt: new Date().toISOString() })
     const body = (id: unknown) => ({ productId: id, ...SHIPPING })
-    expect((await create(body(soldOut.id))).body).toEqual({ success: false, error: 'This book is out of stock.' })
-    expect((await create(body(hidden.id))).body).toEqual({ success: false, error: 'This book is not available for sale.' })
-    expect((await create(body(deleted.id))).body).toEqual({ success: false, error: 'This book is no longer available.' })
-    expect((await create(body(999999))).body).toEqual({ success: false, error: 'This book is no longer available.' })
+    expect((await create(body(soldOut.id))).body).toEqual({
+      success: false,
+      error: 'This book is out of stock.',
+    })
+    expect((await create(body(hidden.id))).body).toEqual({
+      success: false,
+      error: 'This book is not available for sale.',
+    })
+    expect((await create(body(deleted.id))).body).toEqual({
+      success: false,
+      error: 'This book is no longer available.',
+    })
+    expect((await create(body(999999))).body).toEqual({
+      success: false,
+      error: 'This book is no longer available.',
+    })
   })
 
   it('answers 404 for unknown orders', async () => {
     for (const path of ['info', 'payment-status']) {
       for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
-        expect(await api(h.shop, `/api/orders/${id}/${path}`)).toMatchObject({ status: 404, body: { error: 'Order not found.' } })
+        expect(await api(h.shop, `/api/orders/${id}/${path}`)).toMatchObject({
+          status: 404,
+          body: { error: 'Order not found.' },
+        })
       }
     }
   })
 
   it('serves the rate and the shop config', async () => {
     expect((await api(h.shop, '/api/bsv-price')).body).toEqual({ rate: 40 })
-    expect((await api(h.shop, '/api/shop-config')).body).toEqual({ testMode: true, explorerTxUrl: 'https://whatsonchain.com/tx/', network: 'test' })
+    expect((await api(h.shop, '/api/shop-config')).body).toEqual({
+      testMode: true,
+      explorerTxUrl: 'https://whatsonchain.com/tx/',
+      network: 'test',
+    })
   })
 })
 
@@ -191,15 +279,28 @@ describe('download tokens', () => {
     await pay(orderId)
     await mine()
     await waitForStatus(h.shop.payload, orderId, 'PAID')
-    url = String((await waitFor(async () => (await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.downloadUrl)))
+    url = String(
+      await waitFor(
+        async () => (await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.downloadUrl,
+      ),
+    )
   })
   const tokenDoc = async () =>
-    (await h.shop.payload.find({ collection: slugs.downloadTokens, where: { order: { equals: orderId } } })).docs[0] as DownloadToken
+    (
+      await h.shop.payload.find({
+        collection: slugs.downloadTokens,
+        where: { order: { equals: orderId } },
+      })
+    ).docs[0] as DownloadToken
 
   it('never exceeds the use limit under concurrent requests', async () => {
     const token = await tokenDoc()
     expect(token.maxUses).toBe(5)
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${h.shop.url}${url}`).then(async (r) => (await r.arrayBuffer(), r.status))))
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${h.shop.url}${url}`).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
+    )
     expect(statuses.filter((s) => s === 200)).toHaveLength(5)
     expect(statuses.filter((s) => s === 410)).toHaveLength(15)
     expect((await tokenDoc()).uses).toBe(5)
@@ -209,7 +310,11 @@ describe('download tokens', () => {
 
   it('refuses an expired link with a clear page', async () => {
     const token = await tokenDoc()
-    await h.shop.payload.update({ collection: slugs.downloadTokens, id: token.id, data: { uses: 0, expiresAt: new Date(Date.now() - 1000).toISOString() } })
+    await h.shop.payload.update({
+      collection: slugs.downloadTokens,
+      id: token.id,
+      data: { uses: 0, expiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
     const response = await fetch(`${h.shop.url}${url}`)
     expect(response.status).toBe(410)
     expect(response.headers.get('content-type')).toMatch(/text\/html/)

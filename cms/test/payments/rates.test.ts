@@ -23,7 +23,9 @@ beforeAll(async () => {
       return
     }
     target.calls += 1
-    res.writeHead(target.status, { 'content-type': 'application/json' }).end(JSON.stringify(target.body))
+    res
+      .writeHead(target.status, { 'content-type': 'application/json' })
+      .end(JSON.stringify(target.body))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -33,7 +35,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 const live = (now: () => number) =>
   createRateProvider(
-    { rateSource: 'live', fixedRateEUR: 40, coingeckoUrl: `${base}/gecko`, coinpaprikaUrl: `${base}/paprika`, rateCacheSeconds: 60 },
+    {
+      rateSource: 'live',
+      fixedRateEUR: 40,
+      coingeckoUrl: `${base}/gecko`,
+      coinpaprikaUrl: `${base}/paprika`,
+      rateCacheSeconds: 60,
+    },
     now,
   )
 
@@ -69,7 +77,13 @@ describe('the BSV rate', () => {
 
   it('uses the fixed rate in test mode without any call', async () => {
     gecko = { status: 200, body: {}, calls: 0 }
-    const fixed = createRateProvider({ rateSource: 'fixed', fixedRateEUR: 40, coingeckoUrl: base, coinpaprikaUrl: base, rateCacheSeconds: 60 })
+    const fixed = createRateProvider({
+      rateSource: 'fixed',
+      fixedRateEUR: 40,
+      coingeckoUrl: base,
+      coinpaprikaUrl: base,
+      rateCacheSeconds: 60,
+    })
     expect(await fixed.getRate()).toBe(40)
     expect(gecko.calls).toBe(0)
   })

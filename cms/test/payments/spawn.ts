@@ -4,7 +4,10 @@ import type { ChildProcess } from 'node:child_process'
 import { fromRoot } from '../../src/config/paths'
 
 /** Starts a TypeScript entry point in its own Node process with the test's settings. */
-export function spawnTs(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+export function spawnTs(
+  entry: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: fromRoot(),
     env: { ...process.env, ...env },
@@ -13,12 +16,30 @@ export function spawnTs(entry: string, env: Record<string, string>): { child: Ch
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
   return { child, output: () => output, exited }
 }
 
 /** The settings of the current (test) process's shop, for a child that shares its database. */
 export function sharedShopEnv(): Record<string, string> {
-  const keys = ['NODE_ENV', 'DATA_DIR', 'DATABASE_URI', 'PAYLOAD_SECRET', 'CHAIN_SOURCE', 'BSV_NETWORK', 'WOC_API_URL', 'RATE_SOURCE', 'FIXED_RATE_EUR', 'CONFIRMATIONS_REQUIRED', 'WORKER_FAST_POLL_MS', 'WORKER_SLOW_POLL_MS', 'ORDER_CREATE_RATE_LIMIT']
-  return Object.fromEntries(keys.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]))
+  const keys = [
+    'NODE_ENV',
+    'DATA_DIR',
+    'DATABASE_URI',
+    'PAYLOAD_SECRET',
+    'CHAIN_SOURCE',
+    'BSV_NETWORK',
+    'WOC_API_URL',
+    'RATE_SOURCE',
+    'FIXED_RATE_EUR',
+    'CONFIRMATIONS_REQUIRED',
+    'WORKER_FAST_POLL_MS',
+    'WORKER_SLOW_POLL_MS',
+    'ORDER_CREATE_RATE_LIMIT',
+  ]
+  return Object.fromEntries(
+    keys.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]),
+  )
 }

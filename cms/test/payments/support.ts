@@ -42,14 +42,21 @@ export async function startPaymentsHarness({
   const { loadEnv } = await import('../../src/config/env')
   const settings = loadEnv()
   const logs: PaymentsHarness['logs'] = []
-  const record =
-    (level: string) =>
-    (obj: unknown, msg?: string) => {
-      if (typeof obj === 'string') logs.push({ msg: obj, obj: { level } })
-      else logs.push({ msg: msg ?? '', obj: { level, ...(obj as Record<string, unknown>) } })
-    }
-  const logger = { info: record('info'), warn: record('warn'), error: record('error'), debug: () => {} } as never
-  const chain = createWhatsOnChainClient({ baseUrl: simulator.wocUrl, maxRequestsPerSecond: 200, retries: 0 })
+  const record = (level: string) => (obj: unknown, msg?: string) => {
+    if (typeof obj === 'string') logs.push({ msg: obj, obj: { level } })
+    else logs.push({ msg: msg ?? '', obj: { level, ...(obj as Record<string, unknown>) } })
+  }
+  const logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: () => {},
+  } as never
+  const chain = createWhatsOnChainClient({
+    baseUrl: simulator.wocUrl,
+    maxRequestsPerSecond: 200,
+    retries: 0,
+  })
   const worker = startPaymentWorker({
     payload: shop.payload,
     chain,
@@ -70,7 +77,11 @@ export async function startPaymentsHarness({
   }
 }
 
-export async function api(shop: TestShop, path: string, init: { method?: string; body?: unknown } = {}) {
+export async function api(
+  shop: TestShop,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+) {
   const response = await fetch(`${shop.url}${path}`, {
     method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
     headers: init.body !== undefined ? { 'content-type': 'application/json' } : undefined,
@@ -83,11 +94,20 @@ export async function api(shop: TestShop, path: string, init: { method?: string;
   } catch {
     // not JSON (download pages)
   }
-  return { status: response.status, body: body as Record<string, unknown>, headers: response.headers }
+  return {
+    status: response.status,
+    body: body as Record<string, unknown>,
+    headers: response.headers,
+  }
 }
 
 export async function productIdOf(payload: Payload, type: 'DIGITAL' | 'PHYSICAL'): Promise<number> {
-  const found = await payload.find({ collection: slugs.products, where: { type: { equals: type } }, limit: 1, sort: 'createdAt' })
+  const found = await payload.find({
+    collection: slugs.products,
+    where: { type: { equals: type } },
+    limit: 1,
+    sort: 'createdAt',
+  })
   return found.docs[0]!.id as number
 }
 
@@ -102,7 +122,11 @@ export const SHIPPING = {
   shippingPhone: '',
 }
 
-export async function createOrder(shop: TestShop, productId: number, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createOrder(
+  shop: TestShop,
+  productId: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const { status, body } = await api(shop, '/api/orders/create', {
     body: { productId, userEmail: 'buyer@example.com', tokenAddress: null, ...SHIPPING, ...extra },
   })
@@ -116,18 +140,25 @@ export async function getOrder(payload: Payload, id: string): Promise<Order> {
 }
 
 /** Waits until `check` returns a truthy value (polling, no fixed sleeps). */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<T> {
   const started = Date.now()
   for (;;) {
     const value = await check()
     if (value) return value
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`)
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
 }
 
 export const waitForStatus = (payload: Payload, id: string, status: string, timeoutMs = 10_000) =>
-  waitFor(async () => {
-    const order = await getOrder(payload, id)
-    return order.status === status ? order : null
-  }, { timeoutMs })
+  waitFor(
+    async () => {
+      const order = await getOrder(payload, id)
+      return order.status === status ? order : null
+    },
+    { timeoutMs },
+  )

@@ -12,8 +12,14 @@ let secondUrl: string
 
 beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
-  second = spawnTs('cms/test/payments/fixtures/web-process.ts', { ...sharedShopEnv(), LOG_LEVEL: 'warn' })
-  secondUrl = await waitFor(async () => /\{"url":"([^"]+)"\}/.exec(second.output())?.[1], { timeoutMs: 90_000, intervalMs: 50 }).catch((error: unknown) => {
+  second = spawnTs('cms/test/payments/fixtures/web-process.ts', {
+    ...sharedShopEnv(),
+    LOG_LEVEL: 'warn',
+  })
+  secondUrl = await waitFor(async () => /\{"url":"([^"]+)"\}/.exec(second.output())?.[1], {
+    timeoutMs: 90_000,
+    intervalMs: 50,
+  }).catch((error: unknown) => {
     throw new Error(`the second web process did not start: ${String(error)}\n${second.output()}`)
   })
 })
@@ -28,23 +34,49 @@ describe('two web processes selling the last copies', () => {
   it('sells exactly 10 copies to 40 concurrent buyers and never goes below zero', async () => {
     const product = await h.shop.payload.create({
       collection: slugs.products,
-      data: { name: 'Ten copies', type: 'PHYSICAL', priceEUR: 20, totalStock: 10, currentStock: 10, isAvailable: true },
+      data: {
+        name: 'Ten copies',
+        type: 'PHYSICAL',
+        priceEUR: 20,
+        totalStock: 10,
+        currentStock: 10,
+        isAvailable: true,
+      },
     })
     const buy = (base: string, i: number) =>
       fetch(`${base}/api/orders/create`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ productId: product.id, userEmail: `buyer${i}@example.com`, tokenAddress: null, ...SHIPPING }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; orderId?: string; error?: string } }))
+        body: JSON.stringify({
+          productId: product.id,
+          userEmail: `buyer${i}@example.com`,
+          tokenAddress: null,
+          ...SHIPPING,
+        }),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { success: boolean; orderId?: string; error?: string },
+      }))
 
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => buy(i % 2 === 0 ? h.shop.url : secondUrl, i)))
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => buy(i % 2 === 0 ? h.shop.url : secondUrl, i)),
+    )
     const sold = results.filter((r) => r.status === 201)
     expect(sold).toHaveLength(10)
-    expect(results.filter((r) => r.status === 409).map((r) => r.body.error)).toEqual(Array(30).fill('This book is out of stock.'))
+    expect(results.filter((r) => r.status === 409).map((r) => r.body.error)).toEqual(
+      Array(30).fill('This book is out of stock.'),
+    )
 
-    const stock = (await h.shop.payload.findByID({ collection: slugs.products, id: product.id })).currentStock
+    const stock = (await h.shop.payload.findByID({ collection: slugs.products, id: product.id }))
+      .currentStock
     expect(stock).toBe(0)
-    const orders = (await h.shop.payload.find({ collection: slugs.orders, where: { product: { equals: product.id } }, limit: 100 })).docs as Order[]
+    const orders = (
+      await h.shop.payload.find({
+        collection: slugs.orders,
+        where: { product: { equals: product.id } },
+        limit: 100,
+      })
+    ).docs as Order[]
     expect(orders).toHaveLength(10)
     expect(new Set(orders.map((o) => o.addressIndex)).size).toBe(10)
     expect(new Set(orders.map((o) => o.paymentAddress)).size).toBe(10)

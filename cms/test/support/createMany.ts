@@ -5,7 +5,10 @@
 const count = Number(process.argv[2] ?? 300)
 const tag = process.argv[3] ?? 'writer'
 
-const [{ getPayload }, { default: config }] = await Promise.all([import('payload'), import('../../src/payload.config')])
+const [{ getPayload }, { default: config }] = await Promise.all([
+  import('payload'),
+  import('../../src/payload.config'),
+])
 const payload = await getPayload({ config })
 let failures = 0
 const concurrency = 4
@@ -17,11 +20,17 @@ await Promise.all(
       try {
         await payload.create({
           collection: 'timeline',
-          data: { date: 'Q1 2030', title: `${tag}-${i}`, description: 'load', status: 'upcoming', order: i },
+          data: {
+            date: 'Q1 2030',
+            title: `${tag}-${i}`,
+            description: 'load',
+            status: 'upcoming',
+            order: i,
+          },
         })
       } catch (error) {
         failures++
-        console.error(`${tag}-${i} failed: ${(error as Error).message}`)
+        if (failures <= 5) console.error(`${tag}-${i} failed: ${(error as Error).message}`)
       }
     }
   }),

@@ -41,13 +41,14 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     ...options.env,
   })
 
-  const [{ getPayload }, { default: config }, { createApp }, { createLogger }, { loadEnv }] = await Promise.all([
-    import('payload'),
-    import('../../src/payload.config'),
-    import('../../src/server/app'),
-    import('../../src/server/logger'),
-    import('../../src/config/env'),
-  ])
+  const [{ getPayload }, { default: config }, { createApp }, { createLogger }, { loadEnv }] =
+    await Promise.all([
+      import('payload'),
+      import('../../src/payload.config'),
+      import('../../src/server/app'),
+      import('../../src/server/logger'),
+      import('../../src/config/env'),
+    ])
   const env = loadEnv()
   const logger = createLogger(env.logLevel)
   const payload = await getPayload({ config })

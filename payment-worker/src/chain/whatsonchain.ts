@@ -18,7 +18,11 @@ export type WhatsOnChainOptions = {
   retryDelayMs?: (attempt: number) => number
 }
 
-type HistoryEntry = { address: string; result?: { tx_hash: string; height?: number }[]; error?: string }
+type HistoryEntry = {
+  address: string
+  result?: { tx_hash: string; height?: number }[]
+  error?: string
+}
 
 export function createRequestSpacer(maxPerSecond: number) {
   const gap = 1000 / maxPerSecond
@@ -31,14 +35,19 @@ export function createRequestSpacer(maxPerSecond: number) {
   }
 }
 
-export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSource & { baseUrl: string } {
+export function createWhatsOnChainClient(
+  options: WhatsOnChainOptions,
+): ChainSource & { baseUrl: string } {
   const baseUrl = options.baseUrl.replace(/\/$/, '')
   const waitForSlot = createRequestSpacer(options.maxRequestsPerSecond ?? (options.apiKey ? 10 : 3))
   const retries = options.retries ?? 2
   const retryDelay = options.retryDelayMs ?? ((attempt: number) => 300 * 2 ** (attempt - 1))
   const txCache = new Map<string, string>()
 
-  async function request(path: string, init: { method?: string; body?: unknown; as: 'json' | 'text' }): Promise<unknown> {
+  async function request(
+    path: string,
+    init: { method?: string; body?: unknown; as: 'json' | 'text' },
+  ): Promise<unknown> {
     let lastError: unknown
     for (let attempt = 0; attempt <= retries; attempt += 1) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)))
@@ -56,20 +65,40 @@ export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSou
         })
         if (response.ok) return init.as === 'json' ? await response.json() : await response.text()
         const detail = (await response.text().catch(() => '')).slice(0, 200)
-        lastError = new ChainSourceError(`WhatsOnChain ${init.method ?? 'GET'} ${path} answered ${response.status} ${detail}`, response.status)
+        lastError = new ChainSourceError(
+          `WhatsOnChain ${init.method ?? 'GET'} ${path} answered ${response.status} ${detail}`,
+          response.status,
+        )
         // Client errors other than throttling will not get better by retrying.
         if (response.status < 500 && response.status !== 429) throw lastError
       } catch (error) {
-        if (error instanceof ChainSourceError && error.status && error.status < 500 && error.status !== 429) throw error
-        lastError = error instanceof ChainSourceError ? error : new ChainSourceError(`WhatsOnChain ${path}: ${(error as Error).message}`)
+        if (
+          error instanceof ChainSourceError &&
+          error.status &&
+          error.status < 500 &&
+          error.status !== 429
+        )
+          throw error
+        lastError =
+          error instanceof ChainSourceError
+            ? error
+            : new ChainSourceError(`WhatsOnChain ${path}: ${(error as Error).message}`)
       }
     }
     throw lastError
   }
 
-  async function bulkHistory(kind: 'confirmed' | 'unconfirmed', addresses: readonly string[]): Promise<HistoryEntry[]> {
-    const body = await request(`/addresses/${kind}/history`, { method: 'POST', body: { addresses }, as: 'json' })
-    if (!Array.isArray(body)) throw new ChainSourceError(`WhatsOnChain ${kind} history: unexpected answer`)
+  async function bulkHistory(
+    kind: 'confirmed' | 'unconfirmed',
+    addresses: readonly string[],
+  ): Promise<HistoryEntry[]> {
+    const body = await request(`/addresses/${kind}/history`, {
+      method: 'POST',
+      body: { addresses },
+      as: 'json',
+    })
+    if (!Array.isArray(body))
+      throw new ChainSourceError(`WhatsOnChain ${kind} history: unexpected answer`)
     return body as HistoryEntry[]
   }
 
@@ -77,18 +106,21 @@ export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSou
     baseUrl,
     async getTipHeight() {
       const info = (await request('/chain/info', { as: 'json' })) as { blocks?: unknown }
-      if (typeof info?.blocks !== 'number') throw new ChainSourceError('WhatsOnChain chain/info: no block height')
+      if (typeof info?.blocks !== 'number')
+        throw new ChainSourceError('WhatsOnChain chain/info: no block height')
       return info.blocks
     },
     async getAddressHistories(addresses) {
-      if (addresses.length > MAX_ADDRESSES_PER_CALL) throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
+      if (addresses.length > MAX_ADDRESSES_PER_CALL)
+        throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
       const result = new Map<string, AddressTransaction[]>(addresses.map((a) => [a, []]))
       if (addresses.length === 0) return result
       // Unconfirmed first: a transaction mined between the two calls is then seen at least once.
       const unconfirmed = await bulkHistory('unconfirmed', addresses)
       const confirmed = await bulkHistory('confirmed', addresses)
       for (const entry of [...confirmed, ...unconfirmed]) {
-        if (entry.error) throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)
+        if (entry.error)
+          throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)
         const list = result.get(entry.address)
         if (!list) continue
         for (const tx of entry.result ?? []) {
@@ -112,7 +144,8 @@ export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSou
     },
     async broadcast(txHex) {
       const body = await request('/tx/raw', { method: 'POST', body: { txhex: txHex }, as: 'json' })
-      if (typeof body !== 'string' || !/^[0-9a-f]{64}$/i.test(body)) throw new ChainSourceError('WhatsOnChain broadcast: unexpected answer')
+      if (typeof body !== 'string' || !/^[0-9a-f]{64}$/i.test(body))
+        throw new ChainSourceError('WhatsOnChain broadcast: unexpected answer')
       return body
     },
   }

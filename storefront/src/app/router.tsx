@@ -25,7 +25,10 @@ export const routes: RouteObject[] = [
       { path: paths.product(), ...lazy(() => import('@/features/store/routes/Product')) },
       { path: paths.checkout, ...lazy(() => import('@/features/checkout/routes/Checkout')) },
       { path: paths.pay(), ...lazy(() => import('@/features/payment/routes/Pay')) },
-      { path: paths.orderSuccess(), ...lazy(() => import('@/features/payment/routes/OrderSuccess')) },
+      {
+        path: paths.orderSuccess(),
+        ...lazy(() => import('@/features/payment/routes/OrderSuccess')),
+      },
       { path: '*', element: <NotFoundRoute /> },
     ],
   },

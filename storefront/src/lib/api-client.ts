@@ -61,7 +61,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions): Prom
       parsed = null
     }
   }
-  if (!response.ok) throw new ApiError(serverMessage(parsed) ?? fallbackMessage, response.status, parsed)
+  if (!response.ok)
+    throw new ApiError(serverMessage(parsed) ?? fallbackMessage, response.status, parsed)
   return parsed as T
 }
 
@@ -72,5 +73,6 @@ export const api = {
     apiRequest<T>(path, { method: 'POST', body, fallbackMessage }),
   put: <T>(path: string, body: unknown, fallbackMessage: string) =>
     apiRequest<T>(path, { method: 'PUT', body, fallbackMessage }),
-  delete: <T>(path: string, fallbackMessage: string) => apiRequest<T>(path, { method: 'DELETE', fallbackMessage }),
+  delete: <T>(path: string, fallbackMessage: string) =>
+    apiRequest<T>(path, { method: 'DELETE', fallbackMessage }),
 }

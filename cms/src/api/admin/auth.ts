@@ -3,10 +3,17 @@ import rateLimit from 'express-rate-limit'
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import { changeAdminPassword, MIN_PASSWORD_LENGTH } from '../../operations/admin/changeAdminPassword'
+import {
+  changeAdminPassword,
+  MIN_PASSWORD_LENGTH,
+} from '../../operations/admin/changeAdminPassword'
 import { toFieldErrors } from '../../operations/admin/fieldErrors'
 import { LOGIN_MESSAGES, loginAdmin } from '../../operations/admin/loginAdmin'
-import { isShopAdmin, revokeStaffSession, toAdminIdentity } from '../../operations/admin/staffSession'
+import {
+  isShopAdmin,
+  revokeStaffSession,
+  toAdminIdentity,
+} from '../../operations/admin/staffSession'
 import type { Logger } from '../../server/logger'
 import { adminUser, clearSessionCookie, setSessionCookie } from './session'
 
@@ -16,7 +23,10 @@ const loginSchema = z.object({
 })
 
 const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: 'Current password is required.' }).min(1, 'Current password is required.').max(200),
+  currentPassword: z
+    .string({ error: 'Current password is required.' })
+    .min(1, 'Current password is required.')
+    .max(200),
   newPassword: z
     .string({ error: 'New password is required.' })
     .min(1, 'New password is required.')
@@ -30,14 +40,21 @@ const changePasswordSchema = z.object({
  */
 export const LOGIN_RATE_LIMIT = { windowMs: 15 * 60 * 1000, limit: 20 }
 
-export function loginRoute(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+export function loginRoute(
+  router: Router,
+  { payload, logger }: { payload: Payload; logger: Logger },
+) {
   const limiter = rateLimit({
     ...LOGIN_RATE_LIMIT,
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (_req, res) => {
-      res.status(429).json({ success: false, admin: null, message: 'Too many sign-in attempts. Try again later.' })
+      res.status(429).json({
+        success: false,
+        admin: null,
+        message: 'Too many sign-in attempts. Try again later.',
+      })
     },
   })
 
@@ -45,7 +62,9 @@ export function loginRoute(router: Router, { payload, logger }: { payload: Paylo
     const parsed = loginSchema.safeParse(req.body ?? {})
     if (!parsed.success) {
       const errors = toFieldErrors(parsed.error)
-      res.status(400).json({ success: false, admin: null, message: errors[0]?.msg ?? 'Bad request.', errors })
+      res
+        .status(400)
+        .json({ success: false, admin: null, message: errors[0]?.msg ?? 'Bad request.', errors })
       return
     }
     const result = await loginAdmin({ payload, ...parsed.data })
@@ -69,7 +88,9 @@ export function statusRoute(router: Router) {
       return
     }
     if (!isShopAdmin(user)) {
-      res.status(403).json({ isAuthenticated: false, admin: null, error: 'Only admins can use the admin area.' })
+      res
+        .status(403)
+        .json({ isAuthenticated: false, admin: null, error: 'Only admins can use the admin area.' })
       return
     }
     res.json({ isAuthenticated: true, admin: toAdminIdentity(user) })
@@ -77,7 +98,10 @@ export function statusRoute(router: Router) {
 }
 
 /** Routes of the signed-in admin (registered after the guard). */
-export function accountRoutes(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+export function accountRoutes(
+  router: Router,
+  { payload, logger }: { payload: Payload; logger: Logger },
+) {
   router.post('/logout', async (req, res) => {
     const user = adminUser(req)
     await revokeStaffSession({ payload, user })

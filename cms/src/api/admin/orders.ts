@@ -7,10 +7,18 @@ import { listAdminOrders } from '../../operations/admin/listAdminOrders'
 import { markOrderShipped } from '../../operations/admin/markOrderShipped'
 import type { Logger } from '../../server/logger'
 
-export function orderRoutes(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+export function orderRoutes(
+  router: Router,
+  { payload, logger }: { payload: Payload; logger: Logger },
+) {
   router.get('/orders', async (req, res) => {
     const raw = req.query.page
-    const page = raw === undefined ? 1 : typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : null
+    const page =
+      raw === undefined
+        ? 1
+        : typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw)
+          ? Number(raw)
+          : null
     if (page === null) {
       res.status(400).json({ error: 'Page must be a whole number from 1.' })
       return

@@ -54,7 +54,10 @@ function filesOf(files: unknown): ProductFiles {
   return { coverImageFile: byField.coverImageFile?.[0], digitalFile: byField.digitalFile?.[0] }
 }
 
-export function productRoutes(router: Router, { payload, logger }: { payload: Payload; logger: Logger }) {
+export function productRoutes(
+  router: Router,
+  { payload, logger }: { payload: Payload; logger: Logger },
+) {
   const notFound = { error: 'Product not found.' }
 
   router.get('/products', async (_req, res) => {
@@ -62,9 +65,15 @@ export function productRoutes(router: Router, { payload, logger }: { payload: Pa
   })
 
   router.post('/products', productForm, async (req, res) => {
-    const result = await saveAdminProduct({ payload, fields: req.body ?? {}, files: filesOf(req.files) })
+    const result = await saveAdminProduct({
+      payload,
+      fields: req.body ?? {},
+      files: filesOf(req.files),
+    })
     if (!result.ok) {
-      res.status(result.status).json(result.status === 400 ? { errors: result.errors } : { error: result.error })
+      res
+        .status(result.status)
+        .json(result.status === 400 ? { errors: result.errors } : { error: result.error })
       return
     }
     logger.info({ productId: result.product.id }, 'product created')
@@ -87,9 +96,16 @@ export function productRoutes(router: Router, { payload, logger }: { payload: Pa
       res.status(404).json(notFound)
       return
     }
-    const result = await saveAdminProduct({ payload, id, fields: req.body ?? {}, files: filesOf(req.files) })
+    const result = await saveAdminProduct({
+      payload,
+      id,
+      fields: req.body ?? {},
+      files: filesOf(req.files),
+    })
     if (!result.ok) {
-      res.status(result.status).json(result.status === 400 ? { errors: result.errors } : { error: result.error })
+      res
+        .status(result.status)
+        .json(result.status === 400 ? { errors: result.errors } : { error: result.error })
       return
     }
     logger.info({ productId: id }, 'product updated')
@@ -98,7 +114,9 @@ export function productRoutes(router: Router, { payload, logger }: { payload: Pa
 
   router.delete('/products/:id', async (req, res) => {
     const id = String(req.params.id)
-    const product = isDocumentId(payload, id) ? await setProductDeleted({ payload, id, deleted: true }) : null
+    const product = isDocumentId(payload, id)
+      ? await setProductDeleted({ payload, id, deleted: true })
+      : null
     if (!product) {
       res.status(404).json(notFound)
       return
@@ -109,7 +127,9 @@ export function productRoutes(router: Router, { payload, logger }: { payload: Pa
 
   router.post('/products/:id/restore', async (req, res) => {
     const id = String(req.params.id)
-    const product = isDocumentId(payload, id) ? await setProductDeleted({ payload, id, deleted: false }) : null
+    const product = isDocumentId(payload, id)
+      ? await setProductDeleted({ payload, id, deleted: false })
+      : null
     if (!product) {
       res.status(404).json(notFound)
       return

@@ -60,7 +60,15 @@ export function adminUser(req: Request): StaffUser {
 }
 
 /** Payload's own session cookie (HttpOnly, the collection's SameSite and Secure settings). */
-export function setSessionCookie({ payload, res, token }: { payload: Payload; res: Response; token: string }) {
+export function setSessionCookie({
+  payload,
+  res,
+  token,
+}: {
+  payload: Payload
+  res: Response
+  token: string
+}) {
   res.append(
     'Set-Cookie',
     generatePayloadCookie({

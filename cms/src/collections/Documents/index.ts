@@ -12,7 +12,12 @@ export const Documents: CollectionConfig = {
   access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
   upload: {
     staticDir: documentsDir,
-    mimeTypes: ['application/pdf', 'application/x-pem-file', 'text/plain', 'application/octet-stream'],
+    mimeTypes: [
+      'application/pdf',
+      'application/x-pem-file',
+      'text/plain',
+      'application/octet-stream',
+    ],
     filesRequiredOnCreate: true,
   },
   fields: [{ name: 'title', type: 'text' }],

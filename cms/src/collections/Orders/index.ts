@@ -34,7 +34,12 @@ export const Orders: CollectionConfig = {
       options: ORDER_STATUSES.map((value) => ({ label: value, value })),
     },
     { name: 'product', type: 'relationship', relationTo: slugs.products, required: true },
-    { name: 'productName', type: 'text', required: true, admin: { description: 'At purchase time.' } },
+    {
+      name: 'productName',
+      type: 'text',
+      required: true,
+      admin: { description: 'At purchase time.' },
+    },
     {
       name: 'productType',
       type: 'select',
@@ -76,7 +81,11 @@ export const Orders: CollectionConfig = {
     { name: 'lastCheckedAt', type: 'date', admin: { readOnly: true } },
     { name: 'paidAt', type: 'date' },
     { name: 'fulfilledAt', type: 'date' },
-    { name: 'stockReleasedAt', type: 'date', admin: { description: 'Set once, when expiry returns the copy.' } },
+    {
+      name: 'stockReleasedAt',
+      type: 'date',
+      admin: { description: 'Set once, when expiry returns the copy.' },
+    },
     { name: 'fulfillmentError', type: 'text' },
     {
       type: 'collapsible',

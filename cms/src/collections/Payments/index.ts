@@ -10,7 +10,10 @@ import { slugs } from '../slugs'
  */
 export const Payments: CollectionConfig = {
   slug: slugs.payments,
-  admin: { group: 'Shop', defaultColumns: ['outpoint', 'order', 'satoshis', 'confirmedAt', 'late'] },
+  admin: {
+    group: 'Shop',
+    defaultColumns: ['outpoint', 'order', 'satoshis', 'confirmedAt', 'late'],
+  },
   access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },
   fields: [
     { name: 'outpoint', type: 'text', required: true, unique: true },

@@ -31,7 +31,10 @@ export const Staff: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'editor',
-      options: STAFF_ROLES.map((role) => ({ label: role === 'admin' ? 'Admin' : 'Editor', value: role })),
+      options: STAFF_ROLES.map((role) => ({
+        label: role === 'admin' ? 'Admin' : 'Editor',
+        value: role,
+      })),
       saveToJWT: true,
       // An editor cannot promote themselves.
       access: { create: isAdminField, update: isAdminField },

@@ -8,11 +8,20 @@ import { slugs } from '../slugs'
 export const Timeline: CollectionConfig = {
   slug: slugs.timeline,
   labels: { singular: 'Milestone', plural: 'Timeline' },
-  admin: { group: 'Content', useAsTitle: 'title', defaultColumns: ['date', 'title', 'status', 'order'] },
+  admin: {
+    group: 'Content',
+    useAsTitle: 'title',
+    defaultColumns: ['date', 'title', 'status', 'order'],
+  },
   defaultSort: 'order',
   access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
   fields: [
-    { name: 'date', type: 'text', required: true, admin: { description: 'As shown, e.g. "Q3 2027".' } },
+    {
+      name: 'date',
+      type: 'text',
+      required: true,
+      admin: { description: 'As shown, e.g. "Q3 2027".' },
+    },
     { name: 'title', type: 'text', required: true },
     { name: 'description', type: 'textarea', required: true },
     {

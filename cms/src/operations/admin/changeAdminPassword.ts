@@ -7,7 +7,8 @@ import type { StaffUser } from './staffSession'
 
 export const MIN_PASSWORD_LENGTH = 8
 
-export type ChangePasswordResult = { ok: true } | { ok: false; status: 400 | 423; errors: FieldError[] }
+export type ChangePasswordResult =
+  { ok: true } | { ok: false; status: 400 | 423; errors: FieldError[] }
 
 /**
  * Changes the signed-in admin's password after checking the current one with Payload's login
@@ -26,22 +27,38 @@ export async function changeAdminPassword({
   newPassword: string
 }): Promise<ChangePasswordResult> {
   try {
-    await payload.login({ collection: slugs.staff, data: { email: user.email, password: currentPassword } })
+    await payload.login({
+      collection: slugs.staff,
+      data: { email: user.email, password: currentPassword },
+    })
   } catch (error) {
     if (error instanceof LockedAuth) {
       return {
         ok: false,
         status: 423,
-        errors: [{ path: 'currentPassword', msg: 'Too many failed attempts: this account is locked for 15 minutes.' }],
+        errors: [
+          {
+            path: 'currentPassword',
+            msg: 'Too many failed attempts: this account is locked for 15 minutes.',
+          },
+        ],
       }
     }
     if (error instanceof AuthenticationError) {
-      return { ok: false, status: 400, errors: [{ path: 'currentPassword', msg: 'Current password is incorrect.' }] }
+      return {
+        ok: false,
+        status: 400,
+        errors: [{ path: 'currentPassword', msg: 'Current password is incorrect.' }],
+      }
     }
     throw error
   }
   if (newPassword === currentPassword) {
-    return { ok: false, status: 400, errors: [{ path: 'newPassword', msg: 'The new password must differ from the current one.' }] }
+    return {
+      ok: false,
+      status: 400,
+      errors: [{ path: 'newPassword', msg: 'The new password must differ from the current one.' }],
+    }
   }
 
   // Acting as the admin keeps this session alive; Payload ends every other one of the account.

@@ -3,7 +3,12 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 
-type MongoOrders = { updateOne: (filter: Record<string, unknown>, update: Record<string, unknown>) => Promise<{ modifiedCount: number }> }
+type MongoOrders = {
+  updateOne: (
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+  ) => Promise<{ modifiedCount: number }>
+}
 
 /**
  * PROCESSING_DELIVERY -> SHIPPED as one conditional write, so of two admins shipping the same
@@ -21,10 +26,18 @@ export async function claimShipment({
 }): Promise<boolean> {
   const at = new Date().toISOString()
   if (payload.db.name === 'mongoose') {
-    const orders = (payload.db as unknown as { collections: Record<string, MongoOrders> }).collections[slugs.orders]!
+    const orders = (payload.db as unknown as { collections: Record<string, MongoOrders> })
+      .collections[slugs.orders]!
     const result = await orders.updateOne(
       { _id: orderId, status: 'PROCESSING_DELIVERY' },
-      { $set: { status: 'SHIPPED', shippingTrackingNumber: trackingNumber, shippedAt: new Date(at), updatedAt: new Date(at) } },
+      {
+        $set: {
+          status: 'SHIPPED',
+          shippingTrackingNumber: trackingNumber,
+          shippedAt: new Date(at),
+          updatedAt: new Date(at),
+        },
+      },
     )
     return result.modifiedCount === 1
   }

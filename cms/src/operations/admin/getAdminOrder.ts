@@ -11,7 +11,13 @@ export function isOrderId(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 }
 
-export async function findOrderDoc({ payload, id }: { payload: Payload; id: string }): Promise<Order | null> {
+export async function findOrderDoc({
+  payload,
+  id,
+}: {
+  payload: Payload
+  id: string
+}): Promise<Order | null> {
   if (!isOrderId(id)) return null
   try {
     return await payload.findByID({ collection: slugs.orders, id, depth: 0, joins: false })
@@ -22,13 +28,25 @@ export async function findOrderDoc({ payload, id }: { payload: Payload; id: stri
 }
 
 /** One order with every payment recorded for it, oldest first. */
-export async function getAdminOrder({ payload, id }: { payload: Payload; id: string }): Promise<AdminOrderDetail | null> {
+export async function getAdminOrder({
+  payload,
+  id,
+}: {
+  payload: Payload
+  id: string
+}): Promise<AdminOrderDetail | null> {
   const order = await findOrderDoc({ payload, id })
   if (!order) return null
   return withPayments({ payload, order })
 }
 
-export async function withPayments({ payload, order }: { payload: Payload; order: Order }): Promise<AdminOrderDetail> {
+export async function withPayments({
+  payload,
+  order,
+}: {
+  payload: Payload
+  order: Order
+}): Promise<AdminOrderDetail> {
   const payments = await payload.find({
     collection: slugs.payments,
     where: { order: { equals: order.id } },

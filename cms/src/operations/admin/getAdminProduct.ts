@@ -7,7 +7,13 @@ import type { AdminProduct } from './adminProduct'
 import { toAdminProduct } from './adminProduct'
 
 /** The product document itself (deleted ones included), or null. */
-export async function findProductDoc({ payload, id }: { payload: Payload; id: number | string }): Promise<Product | null> {
+export async function findProductDoc({
+  payload,
+  id,
+}: {
+  payload: Payload
+  id: number | string
+}): Promise<Product | null> {
   try {
     return await payload.findByID({ collection: slugs.products, id, depth: 1 })
   } catch (error) {
@@ -16,7 +22,13 @@ export async function findProductDoc({ payload, id }: { payload: Payload; id: nu
   }
 }
 
-export async function getAdminProduct({ payload, id }: { payload: Payload; id: number | string }): Promise<AdminProduct | null> {
+export async function getAdminProduct({
+  payload,
+  id,
+}: {
+  payload: Payload
+  id: number | string
+}): Promise<AdminProduct | null> {
   const product = await findProductDoc({ payload, id })
   return product ? toAdminProduct(product) : null
 }

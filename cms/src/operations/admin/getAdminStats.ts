@@ -21,16 +21,36 @@ export type AdminStats = {
  */
 export async function getAdminStats({ payload }: { payload: Payload }): Promise<AdminStats> {
   const [counter, lastOrder, awaiting, exceptions] = await Promise.all([
-    payload.find({ collection: slugs.counters, where: { name: { equals: ADDRESS_INDEX_COUNTER } }, limit: 1, depth: 0 }),
-    payload.find({ collection: slugs.orders, sort: '-addressIndex', limit: 1, depth: 0, joins: false }),
-    payload.count({
+    payload.find({
+      collection: slugs.counters,
+      where: { name: { equals: ADDRESS_INDEX_COUNTER } },
+      limit: 1,
+      depth: 0,
+    }),
+    payload.find({
       collection: slugs.orders,
-      where: { and: [{ status: { equals: 'PROCESSING_DELIVERY' } }, { productType: { equals: 'PHYSICAL' } }] },
+      sort: '-addressIndex',
+      limit: 1,
+      depth: 0,
+      joins: false,
     }),
     payload.count({
       collection: slugs.orders,
       where: {
-        or: [{ 'flags.paidLate': { equals: true } }, { 'flags.paidPartial': { equals: true } }, { 'flags.paidOver': { equals: true } }],
+        and: [
+          { status: { equals: 'PROCESSING_DELIVERY' } },
+          { productType: { equals: 'PHYSICAL' } },
+        ],
+      },
+    }),
+    payload.count({
+      collection: slugs.orders,
+      where: {
+        or: [
+          { 'flags.paidLate': { equals: true } },
+          { 'flags.paidPartial': { equals: true } },
+          { 'flags.paidOver': { equals: true } },
+        ],
       },
     }),
   ])

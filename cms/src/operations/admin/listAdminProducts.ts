@@ -5,7 +5,11 @@ import type { AdminProduct } from './adminProduct'
 import { toAdminProduct } from './adminProduct'
 
 /** Every product for the admin list: active ones newest first, soft-deleted ones last. */
-export async function listAdminProducts({ payload }: { payload: Payload }): Promise<AdminProduct[]> {
+export async function listAdminProducts({
+  payload,
+}: {
+  payload: Payload
+}): Promise<AdminProduct[]> {
   const result = await payload.find({
     collection: slugs.products,
     sort: '-createdAt',

@@ -33,14 +33,19 @@ export async function loginAdmin({
   try {
     result = await payload.login({ collection: slugs.staff, data: { email, password } })
   } catch (error) {
-    if (error instanceof LockedAuth) return { ok: false, status: 423, message: LOGIN_MESSAGES.locked }
-    if (error instanceof AuthenticationError) return { ok: false, status: 401, message: LOGIN_MESSAGES.invalid }
+    if (error instanceof LockedAuth)
+      return { ok: false, status: 423, message: LOGIN_MESSAGES.locked }
+    if (error instanceof AuthenticationError)
+      return { ok: false, status: 401, message: LOGIN_MESSAGES.invalid }
     throw error
   }
   const { token, user } = result
   if (!token || !user) return { ok: false, status: 401, message: LOGIN_MESSAGES.invalid }
   if (!isShopAdmin(user as StaffUser)) {
-    await revokeStaffSession({ payload, user: { ...(user as StaffUser), _sid: sessionIdOfToken(token) } })
+    await revokeStaffSession({
+      payload,
+      user: { ...(user as StaffUser), _sid: sessionIdOfToken(token) },
+    })
     return { ok: false, status: 403, message: LOGIN_MESSAGES.notAdmin }
   }
   return { ok: true, token, admin: toAdminIdentity(user) }

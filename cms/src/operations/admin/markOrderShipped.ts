@@ -9,8 +9,7 @@ import { findOrderDoc, withPayments } from './getAdminOrder'
 export const TRACKING_NUMBER_MAX_LENGTH = 120
 
 export type MarkShippedResult =
-  | { ok: true; order: AdminOrderDetail }
-  | { ok: false; status: 400 | 404 | 409; error: string }
+  { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
 
 /**
  * PROCESSING_DELIVERY -> SHIPPED for a physical order, with its tracking number. The move goes
@@ -30,12 +29,20 @@ export async function markOrderShipped({
   const tracking = trackingNumber.trim()
   if (!tracking) return { ok: false, status: 400, error: 'Tracking number cannot be empty.' }
   if (tracking.length > TRACKING_NUMBER_MAX_LENGTH) {
-    return { ok: false, status: 400, error: `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters.` }
+    return {
+      ok: false,
+      status: 400,
+      error: `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters.`,
+    }
   }
   const order = await findOrderDoc({ payload, id })
   if (!order) return { ok: false, status: 404, error: 'Order not found.' }
   if (order.productType !== 'PHYSICAL') {
-    return { ok: false, status: 409, error: 'Only orders of a physical book can be marked as shipped.' }
+    return {
+      ok: false,
+      status: 409,
+      error: 'Only orders of a physical book can be marked as shipped.',
+    }
   }
   try {
     assertTransition(order.status, 'SHIPPED')
@@ -49,7 +56,11 @@ export async function markOrderShipped({
   }
 
   if (!(await claimShipment({ payload, orderId: order.id, trackingNumber: tracking }))) {
-    return { ok: false, status: 409, error: 'Order changed meanwhile: it is no longer waiting for delivery.' }
+    return {
+      ok: false,
+      status: 409,
+      error: 'Order changed meanwhile: it is no longer waiting for delivery.',
+    }
   }
   const updated = await findOrderDoc({ payload, id: order.id })
   if (!updated) return { ok: false, status: 404, error: 'Order not found.' }

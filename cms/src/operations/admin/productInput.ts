@@ -30,7 +30,9 @@ export const productInputSchema = z.object({
     .transform((value) => value?.trim() ?? '')
     .pipe(z.string().max(2000, 'Short description must be at most 2000 characters.')),
   isAvailable: z
-    .enum(['true', 'false', 'on', 'off', '1', '0'], { error: 'Availability must be true or false.' })
+    .enum(['true', 'false', 'on', 'off', '1', '0'], {
+      error: 'Availability must be true or false.',
+    })
     .optional()
     .transform((value) => (value === undefined ? undefined : ['true', 'on', '1'].includes(value))),
 })

@@ -54,7 +54,10 @@ export async function saveAdminProduct({
     if (isFieldError(checked)) errors.push(checked)
     else digital = checked
     if (parsed.success && parsed.data.type === 'PHYSICAL') {
-      errors.push({ path: 'digitalFile', msg: 'A digital file can only be attached to a digital book.' })
+      errors.push({
+        path: 'digitalFile',
+        msg: 'A digital file can only be attached to a digital book.',
+      })
     }
   }
   if (!parsed.success || errors.length > 0) return { ok: false, status: 400, errors }
@@ -66,7 +69,12 @@ export async function saveAdminProduct({
   try {
     if (digital) {
       const stem = path.basename(digital.originalName, path.extname(digital.originalName))
-      digitalDoc = await storeFile({ payload, collection: slugs.digitalFiles, file: digital, name: safeFileName(stem, digital.ext) })
+      digitalDoc = await storeFile({
+        payload,
+        collection: slugs.digitalFiles,
+        file: digital,
+        name: safeFileName(stem, digital.ext),
+      })
     }
     if (cover) {
       coverDoc = await storeFile({
@@ -82,7 +90,9 @@ export async function saveAdminProduct({
     if (!(error instanceof ValidationError)) throw error
     const path = digitalDoc || !digital ? 'coverImageFile' : 'digitalFile'
     const msg =
-      path === 'digitalFile' ? 'Digital file is not a readable PDF or EPUB file.' : 'Cover image is not a readable image.'
+      path === 'digitalFile'
+        ? 'Digital file is not a readable PDF or EPUB file.'
+        : 'Cover image is not a readable image.'
     return { ok: false, status: 400, errors: [{ path, msg }] }
   }
 
@@ -93,7 +103,11 @@ export async function saveAdminProduct({
     totalStock: input.totalStock,
     currentStock: input.currentStock,
     shortDescription: input.shortDescription,
-    ...(input.isAvailable !== undefined ? { isAvailable: input.isAvailable } : existing ? {} : { isAvailable: true }),
+    ...(input.isAvailable !== undefined
+      ? { isAvailable: input.isAvailable }
+      : existing
+        ? {}
+        : { isAvailable: true }),
     ...(coverDoc ? { coverImage: coverDoc.id } : {}),
     ...(digitalDoc ? { digitalFile: digitalDoc.id } : {}),
   }

@@ -15,7 +15,13 @@ export function toAdminIdentity(user: Pick<Staff, 'id' | 'email' | 'name'>): Adm
 }
 
 /** The staff member signed in by the request's session cookie (or JWT header), or null. */
-export async function findSessionUser({ payload, headers }: { payload: Payload; headers: Headers }): Promise<StaffUser | null> {
+export async function findSessionUser({
+  payload,
+  headers,
+}: {
+  payload: Payload
+  headers: Headers
+}): Promise<StaffUser | null> {
   try {
     const { user } = await payload.auth({ headers })
     if (!user || (user as { collection?: string }).collection !== slugs.staff) return null
@@ -30,7 +36,13 @@ export function isShopAdmin(user: StaffUser | null): boolean {
 }
 
 /** Ends one session server-side, so a copied cookie stops working too. */
-export async function revokeStaffSession({ payload, user }: { payload: Payload; user: StaffUser }): Promise<void> {
+export async function revokeStaffSession({
+  payload,
+  user,
+}: {
+  payload: Payload
+  user: StaffUser
+}): Promise<void> {
   const req = await createLocalReq({ user: { ...user, collection: slugs.staff } as never }, payload)
   await logoutOperation({ collection: payload.collections[slugs.staff], req })
 }

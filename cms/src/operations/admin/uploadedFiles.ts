@@ -7,12 +7,21 @@ import type { FieldError } from './fieldErrors'
 /** A file received in memory (multer's shape, reduced to what the shop reads). */
 export type UploadedFile = { buffer: Buffer; originalname: string; size: number }
 
-export type CheckedFile = { data: Buffer; mimetype: string; ext: string; size: number; originalName: string }
+export type CheckedFile = {
+  data: Buffer
+  mimetype: string
+  ext: string
+  size: number
+  originalName: string
+}
 
 export const COVER_MAX_BYTES = 5 * 1024 * 1024
 export const DIGITAL_MAX_BYTES = 50 * 1024 * 1024
 
-const DIGITAL_TYPES: Record<string, string> = { pdf: 'application/pdf', epub: 'application/epub+zip' }
+const DIGITAL_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  epub: 'application/epub+zip',
+}
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`
 
@@ -21,13 +30,25 @@ const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`
  */
 export async function checkCoverImage(file: UploadedFile): Promise<CheckedFile | FieldError> {
   if (file.size > COVER_MAX_BYTES) {
-    return { path: 'coverImageFile', msg: `Cover image must be at most ${megabytes(COVER_MAX_BYTES)}.` }
+    return {
+      path: 'coverImageFile',
+      msg: `Cover image must be at most ${megabytes(COVER_MAX_BYTES)}.`,
+    }
   }
   const detected = await fileTypeFromBuffer(file.buffer)
   if (!detected || !COVER_MIME_TYPES.includes(detected.mime)) {
-    return { path: 'coverImageFile', msg: 'Cover image must be a JPEG, PNG, WebP, GIF or AVIF image.' }
+    return {
+      path: 'coverImageFile',
+      msg: 'Cover image must be a JPEG, PNG, WebP, GIF or AVIF image.',
+    }
   }
-  return { data: file.buffer, mimetype: detected.mime, ext: detected.ext, size: file.size, originalName: file.originalname }
+  return {
+    data: file.buffer,
+    mimetype: detected.mime,
+    ext: detected.ext,
+    size: file.size,
+    originalName: file.originalname,
+  }
 }
 
 /**
@@ -36,15 +57,27 @@ export async function checkCoverImage(file: UploadedFile): Promise<CheckedFile |
  */
 export async function checkDigitalFile(file: UploadedFile): Promise<CheckedFile | FieldError> {
   if (file.size > DIGITAL_MAX_BYTES) {
-    return { path: 'digitalFile', msg: `Digital file must be at most ${megabytes(DIGITAL_MAX_BYTES)}.` }
+    return {
+      path: 'digitalFile',
+      msg: `Digital file must be at most ${megabytes(DIGITAL_MAX_BYTES)}.`,
+    }
   }
   const ext = path.extname(file.originalname).slice(1).toLowerCase()
   const expected = DIGITAL_TYPES[ext]
-  const wrong: FieldError = { path: 'digitalFile', msg: 'Digital file must be a PDF or EPUB file (.pdf or .epub).' }
+  const wrong: FieldError = {
+    path: 'digitalFile',
+    msg: 'Digital file must be a PDF or EPUB file (.pdf or .epub).',
+  }
   if (!expected) return wrong
   const detected = await fileTypeFromBuffer(file.buffer)
   if (!detected || detected.mime !== expected) return wrong
-  return { data: file.buffer, mimetype: expected, ext, size: file.size, originalName: file.originalname }
+  return {
+    data: file.buffer,
+    mimetype: expected,
+    ext,
+    size: file.size,
+    originalName: file.originalname,
+  }
 }
 
 export function isFieldError(value: CheckedFile | FieldError): value is FieldError {

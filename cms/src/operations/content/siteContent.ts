@@ -8,7 +8,9 @@ import type { Document, Paper as PaperDoc } from '../../payload-types'
 /** Read operations for the public information pages; every text comes from the CMS. */
 
 const documentUrl = (doc: number | string | Document | null | undefined): string | null =>
-  doc && typeof doc === 'object' && doc.filename ? `/documents/${encodeURIComponent(doc.filename)}` : null
+  doc && typeof doc === 'object' && doc.filename
+    ? `/documents/${encodeURIComponent(doc.filename)}`
+    : null
 
 const linkOrHash = (value: string | null | undefined): string => (value && value.trim()) || '#'
 
@@ -20,7 +22,13 @@ function paperVersion(version: PaperDoc['en']): Paper['versions']['en'] {
 }
 
 export async function listPapers({ payload }: { payload: Payload }): Promise<Paper[]> {
-  const { docs } = await payload.find({ collection: slugs.papers, sort: 'order', depth: 1, pagination: false, limit: 0 })
+  const { docs } = await payload.find({
+    collection: slugs.papers,
+    sort: 'order',
+    depth: 1,
+    pagination: false,
+    limit: 0,
+  })
   return docs.map((paper) => ({
     id: paper.id,
     title: paper.title,
@@ -30,7 +38,12 @@ export async function listPapers({ payload }: { payload: Payload }): Promise<Pap
 }
 
 export async function listTimeline({ payload }: { payload: Payload }): Promise<TimelineItem[]> {
-  const { docs } = await payload.find({ collection: slugs.timeline, sort: 'order', pagination: false, limit: 0 })
+  const { docs } = await payload.find({
+    collection: slugs.timeline,
+    sort: 'order',
+    pagination: false,
+    limit: 0,
+  })
   return docs.map((item) => ({
     id: item.id,
     date: item.date,
@@ -43,7 +56,9 @@ export async function listTimeline({ payload }: { payload: Payload }): Promise<T
 export async function getLegal({ payload }: { payload: Payload }): Promise<Legal> {
   const legal = await payload.findGlobal({ slug: globalSlugs.legal })
   return {
-    termsHtml: legal.termsOfUse ? convertLexicalToHTML({ data: legal.termsOfUse, disableContainer: true }) : '',
+    termsHtml: legal.termsOfUse
+      ? convertLexicalToHTML({ data: legal.termsOfUse, disableContainer: true })
+      : '',
     privacyHtml: legal.privacyPolicy
       ? convertLexicalToHTML({ data: legal.privacyPolicy, disableContainer: true })
       : '',
@@ -55,7 +70,12 @@ export async function listFaqs({ payload }: { payload: Payload }): Promise<Faq[]
   return (faqs.items ?? []).map(({ question, answer }) => ({ question, answer }))
 }
 
-const LANGUAGE_LABELS: Record<string, string> = { en: 'English', it: 'Italiano', fr: 'Français', es: 'Español' }
+const LANGUAGE_LABELS: Record<string, string> = {
+  en: 'English',
+  it: 'Italiano',
+  fr: 'Français',
+  es: 'Español',
+}
 
 export async function listTools({ payload }: { payload: Payload }): Promise<Tool[]> {
   const proofs = await payload.findGlobal({ slug: globalSlugs.proofsTools })

@@ -20,12 +20,27 @@ export async function queueOrderEmail({
 }): Promise<boolean> {
   const key = `${kind}:${orderId}`
   try {
-    const existing = await payload.count({ collection: slugs.emailOutbox, where: { key: { equals: key } } })
+    const existing = await payload.count({
+      collection: slugs.emailOutbox,
+      where: { key: { equals: key } },
+    })
     if (existing.totalDocs > 0) return false
-    const order = (await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order
+    const order = (await payload.findByID({
+      collection: slugs.orders,
+      id: orderId,
+      depth: 0,
+    })) as Order
     await payload.create({
       collection: slugs.emailOutbox,
-      data: { key, kind, order: orderId, to: order.userEmail, status: 'pending', attempts: 0, nextAttemptAt: new Date().toISOString() },
+      data: {
+        key,
+        kind,
+        order: orderId,
+        to: order.userEmail,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date().toISOString(),
+      },
     })
     return true
   } catch (error) {
@@ -38,8 +53,14 @@ export async function queueOrderEmail({
   }
 }
 
-export const queueOrderCreatedEmail = ({ payload, orderId }: { payload: Payload; orderId: string; env?: unknown }) =>
-  queueOrderEmail({ payload, orderId, kind: 'order-created' })
+export const queueOrderCreatedEmail = ({
+  payload,
+  orderId,
+}: {
+  payload: Payload
+  orderId: string
+  env?: unknown
+}) => queueOrderEmail({ payload, orderId, kind: 'order-created' })
 
 export const queueOrderPaidEmail = ({ payload, orderId }: { payload: Payload; orderId: string }) =>
   queueOrderEmail({ payload, orderId, kind: 'order-paid' })

@@ -6,7 +6,10 @@ import type { Order } from '../../payload-types'
 export type RenderedEmail = { subject: string; text: string; html: string }
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  )
 
 function toHtml(lines: string[]): string {
   const linked = lines.map((line) =>
@@ -42,8 +45,15 @@ export function renderOrderEmail({
   } else if (kind === 'order-paid') {
     subject = `Payment received: ${order.productName}`
     lines = [`We received your payment for ${order.productName}. Thank you!`]
-    if (downloadUrl) lines.push(`Download your book here: ${publicUrl}${downloadUrl}`, 'The link is personal, time-limited and usage-limited.')
-    else if (order.productType === 'PHYSICAL') lines.push('We are preparing your book for shipping; you will get another e-mail with the tracking number.')
+    if (downloadUrl)
+      lines.push(
+        `Download your book here: ${publicUrl}${downloadUrl}`,
+        'The link is personal, time-limited and usage-limited.',
+      )
+    else if (order.productType === 'PHYSICAL')
+      lines.push(
+        'We are preparing your book for shipping; you will get another e-mail with the tracking number.',
+      )
     lines.push(`Your order: ${payUrl}`, `Order id: ${order.id}`)
   } else {
     subject = `Your book has shipped: ${order.productName}`

@@ -37,7 +37,12 @@ export async function sendPendingEmails({
   const now = new Date()
   const due = await payload.find({
     collection: slugs.emailOutbox,
-    where: { and: [{ status: { equals: 'pending' } }, { nextAttemptAt: { less_than_equal: now.toISOString() } }] },
+    where: {
+      and: [
+        { status: { equals: 'pending' } },
+        { nextAttemptAt: { less_than_equal: now.toISOString() } },
+      ],
+    },
     sort: 'nextAttemptAt',
     limit,
     depth: 0,
@@ -48,15 +53,34 @@ export async function sendPendingEmails({
   for (const message of due.docs as EmailOutbox[]) {
     const orderId = typeof message.order === 'object' ? message.order.id : message.order
     try {
-      const order = (await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order
-      const downloadUrl = message.kind === 'order-paid' ? await downloadUrlOf(payload, order.id) : null
+      const order = (await payload.findByID({
+        collection: slugs.orders,
+        id: orderId,
+        depth: 0,
+      })) as Order
+      const downloadUrl =
+        message.kind === 'order-paid' ? await downloadUrlOf(payload, order.id) : null
       const email = renderOrderEmail({ kind: message.kind, order, publicUrl, downloadUrl })
-      await payload.sendEmail({ to: message.to, subject: email.subject, text: email.text, html: email.html })
-      if (logToConsole) logger.info({ orderId, kind: message.kind, to: message.to, subject: email.subject, text: email.text }, 'e-mail (test mode outbox)')
+      await payload.sendEmail({
+        to: message.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+      })
+      if (logToConsole)
+        logger.info(
+          { orderId, kind: message.kind, to: message.to, subject: email.subject, text: email.text },
+          'e-mail (test mode outbox)',
+        )
       await payload.update({
         collection: slugs.emailOutbox,
         id: message.id,
-        data: { status: 'sent', sentAt: new Date().toISOString(), attempts: message.attempts + 1, lastError: null },
+        data: {
+          status: 'sent',
+          sentAt: new Date().toISOString(),
+          attempts: message.attempts + 1,
+          lastError: null,
+        },
       })
       logger.info({ orderId, kind: message.kind }, 'e-mail sent')
       sent += 1
@@ -64,14 +88,29 @@ export async function sendPendingEmails({
       failed += 1
       const attempts = message.attempts + 1
       const next = new Date(Date.now() + emailRetryDelayMs(attempts, retryBaseMs))
-      logger.warn({ orderId, kind: message.kind, attempts, retryAt: next.toISOString(), err: (error as Error)?.message }, 'e-mail not sent; will retry')
+      logger.warn(
+        {
+          orderId,
+          kind: message.kind,
+          attempts,
+          retryAt: next.toISOString(),
+          err: (error as Error)?.message,
+        },
+        'e-mail not sent; will retry',
+      )
       await payload
         .update({
           collection: slugs.emailOutbox,
           id: message.id,
-          data: { attempts, nextAttemptAt: next.toISOString(), lastError: String((error as Error)?.message ?? error).slice(0, 500) },
+          data: {
+            attempts,
+            nextAttemptAt: next.toISOString(),
+            lastError: String((error as Error)?.message ?? error).slice(0, 500),
+          },
         })
-        .catch((err: unknown) => logger.error({ err, orderId }, 'could not record the e-mail failure'))
+        .catch((err: unknown) =>
+          logger.error({ err, orderId }, 'could not record the e-mail failure'),
+        )
     }
   }
   return { sent, failed }

@@ -40,7 +40,10 @@ function unseal(payload: Payload, sealed: string): string | null {
   }
 }
 
-export async function findDownloadTokenOf(payload: Payload, orderId: string): Promise<DownloadToken | null> {
+export async function findDownloadTokenOf(
+  payload: Payload,
+  orderId: string,
+): Promise<DownloadToken | null> {
   const found = await payload.find({
     collection: slugs.downloadTokens,
     where: { order: { equals: orderId } },

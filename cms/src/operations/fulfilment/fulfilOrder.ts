@@ -21,7 +21,9 @@ export async function digitalFilePathOf({
   productId: string | number
   filesDir: string
 }): Promise<{ filePath: string; filename: string; mimeType: string } | null> {
-  const product = (await payload.findByID({ collection: slugs.products, id: productId, depth: 1 }).catch(() => null)) as Product | null
+  const product = (await payload
+    .findByID({ collection: slugs.products, id: productId, depth: 1 })
+    .catch(() => null)) as Product | null
   const file = product?.digitalFile as DigitalFile | number | null | undefined
   if (!file || typeof file !== 'object' || !file.filename) return null
   const filePath = path.join(filesDir, path.basename(file.filename))
@@ -61,7 +63,10 @@ export async function fulfilOrder({
       id: order.id,
       data: { status: 'PROCESSING_DELIVERY', fulfilledAt: now },
     })) as Order
-    logger.info({ orderId: order.id, from: 'PAID', to: 'PROCESSING_DELIVERY' }, 'order status changed')
+    logger.info(
+      { orderId: order.id, from: 'PAID', to: 'PROCESSING_DELIVERY' },
+      'order status changed',
+    )
     await queueOrderPaidEmail({ payload, orderId: order.id })
     return updated
   }
@@ -72,13 +77,25 @@ export async function fulfilOrder({
     const updated = (await payload.update({
       collection: slugs.orders,
       id: order.id,
-      data: { status: 'ERROR_FULFILLMENT', fulfillmentError: 'The book file is missing: upload it, then set the order back to PAID.' },
+      data: {
+        status: 'ERROR_FULFILLMENT',
+        fulfillmentError: 'The book file is missing: upload it, then set the order back to PAID.',
+      },
     })) as Order
-    logger.error({ orderId: order.id, from: 'PAID', to: 'ERROR_FULFILLMENT' }, 'order status changed: the digital file is missing')
+    logger.error(
+      { orderId: order.id, from: 'PAID', to: 'ERROR_FULFILLMENT' },
+      'order status changed: the digital file is missing',
+    )
     return updated
   }
 
-  const token = await issueDownloadToken({ payload, orderId: order.id, productId, ttlHours: tokenTtlHours, maxUses: tokenMaxUses })
+  const token = await issueDownloadToken({
+    payload,
+    orderId: order.id,
+    productId,
+    ttlHours: tokenTtlHours,
+    maxUses: tokenMaxUses,
+  })
   await queueOrderPaidEmail({ payload, orderId: order.id })
   const updated = (await payload.update({
     collection: slugs.orders,

@@ -31,7 +31,15 @@ const REQUIRED_SHIPPING = [
 
 type OrderSettings = Pick<
   Env,
-  'bsvXpub' | 'bsvNetwork' | 'orderExpiryMinutes' | 'rateSource' | 'fixedRateEUR' | 'coingeckoUrl' | 'coinpaprikaUrl' | 'rateCacheSeconds' | 'publicUrl'
+  | 'bsvXpub'
+  | 'bsvNetwork'
+  | 'orderExpiryMinutes'
+  | 'rateSource'
+  | 'fixedRateEUR'
+  | 'coingeckoUrl'
+  | 'coinpaprikaUrl'
+  | 'rateCacheSeconds'
+  | 'publicUrl'
 >
 
 /**
@@ -52,18 +60,25 @@ export async function createOrder({
   if (!isEmail(email)) throw new OrderRequestError('Please enter a valid email address.')
   const token = normalizeTokenAddress(input.tokenAddress)
   if (!token.ok) {
-    throw new OrderRequestError('The token address must be a paymail (alias@domain) or a valid BSV address.')
+    throw new OrderRequestError(
+      'The token address must be a paymail (alias@domain) or a valid BSV address.',
+    )
   }
 
   const product = await findProduct(payload, input.productId)
-  if (!product || product.deletedAt) throw new OrderRequestError('This book is no longer available.', 404)
+  if (!product || product.deletedAt)
+    throw new OrderRequestError('This book is no longer available.', 404)
   if (!product.isAvailable) throw new OrderRequestError('This book is not available for sale.', 409)
-  if ((product.currentStock ?? 0) <= 0) throw new OrderRequestError('This book is out of stock.', 409)
+  if ((product.currentStock ?? 0) <= 0)
+    throw new OrderRequestError('This book is out of stock.', 409)
 
   const physical = product.type === 'PHYSICAL'
   if (physical) {
-    const missing = REQUIRED_SHIPPING.filter(([field]) => !input[field]?.trim()).map(([, label]) => label)
-    if (missing.length > 0) throw new OrderRequestError(`Please fill in the shipping ${missing.join(', ')}.`)
+    const missing = REQUIRED_SHIPPING.filter(([field]) => !input[field]?.trim()).map(
+      ([, label]) => label,
+    )
+    if (missing.length > 0)
+      throw new OrderRequestError(`Please fill in the shipping ${missing.join(', ')}.`)
   }
 
   // The rate first: when no rate source answers, nothing has been reserved yet.
@@ -76,9 +91,18 @@ export async function createOrder({
   let orderId: string
   try {
     const addressIndex = await claimAddressIndex({ payload })
-    const paymentAddress = deriveOrderAddress({ xpub: env.bsvXpub, index: addressIndex, network: env.bsvNetwork })
-    const shipping = (field: (typeof REQUIRED_SHIPPING)[number][0] | 'shippingAddressLine2' | 'shippingStateProvince' | 'shippingPhone') =>
-      physical ? input[field]?.trim() || null : null
+    const paymentAddress = deriveOrderAddress({
+      xpub: env.bsvXpub,
+      index: addressIndex,
+      network: env.bsvNetwork,
+    })
+    const shipping = (
+      field:
+        | (typeof REQUIRED_SHIPPING)[number][0]
+        | 'shippingAddressLine2'
+        | 'shippingStateProvince'
+        | 'shippingPhone',
+    ) => (physical ? input[field]?.trim() || null : null)
     const order = await payload.create({
       collection: slugs.orders,
       data: {
@@ -116,7 +140,8 @@ export async function createOrder({
 }
 
 async function findProduct(payload: Payload, id: string): Promise<Product | null> {
-  const validId = payload.db.defaultIDType === 'number' ? /^[1-9]\d{0,15}$/.test(id) : /^[a-f0-9]{24}$/i.test(id)
+  const validId =
+    payload.db.defaultIDType === 'number' ? /^[1-9]\d{0,15}$/.test(id) : /^[a-f0-9]{24}$/i.test(id)
   if (!validId) return null
   try {
     return (await payload.findByID({ collection: slugs.products, id, depth: 0 })) as Product

@@ -10,12 +10,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 
 export async function findOrder(payload: Payload, orderId: string): Promise<Order | null> {
   if (!UUID.test(orderId)) return null
-  const found = await payload.find({ collection: slugs.orders, where: { id: { equals: orderId } }, limit: 1, depth: 0 })
+  const found = await payload.find({
+    collection: slugs.orders,
+    where: { id: { equals: orderId } },
+    limit: 1,
+    depth: 0,
+  })
   return (found.docs[0] as Order | undefined) ?? null
 }
 
 /** The pay screen's order info (spec section 3), or null for an unknown order. */
-export async function getOrderInfo({ payload, orderId }: { payload: Payload; orderId: string }): Promise<OrderInfo | null> {
+export async function getOrderInfo({
+  payload,
+  orderId,
+}: {
+  payload: Payload
+  orderId: string
+}): Promise<OrderInfo | null> {
   const order = await findOrder(payload, orderId)
   if (!order) return null
   return {
@@ -33,10 +44,17 @@ export async function getOrderInfo({ payload, orderId }: { payload: Payload; ord
  * The pay screen's poll. downloadUrl appears only for a PDF order that is PAID and fulfilled;
  * the order id (122 random bits) is what entitles its holder to see it.
  */
-export async function getPaymentStatus({ payload, orderId }: { payload: Payload; orderId: string }): Promise<PaymentStatus | null> {
+export async function getPaymentStatus({
+  payload,
+  orderId,
+}: {
+  payload: Payload
+  orderId: string
+}): Promise<PaymentStatus | null> {
   const order = await findOrder(payload, orderId)
   if (!order) return null
-  const downloadable = order.productType !== 'PHYSICAL' && order.status === 'PAID' && Boolean(order.fulfilledAt)
+  const downloadable =
+    order.productType !== 'PHYSICAL' && order.status === 'PAID' && Boolean(order.fulfilledAt)
   return {
     status: order.status,
     txid: order.paymentTxid ?? null,

@@ -12,7 +12,15 @@ const VERSION_BYTE: Record<BsvNetwork, number> = { main: 0x00, test: 0x6f }
 const hdCache = new Map<string, HD>()
 
 /** The P2PKH address of the xpub's public child at a non-hardened path such as m/0/7. */
-export function deriveP2PKHAddress({ xpub, path, network }: { xpub: string; path: string; network: BsvNetwork }): string {
+export function deriveP2PKHAddress({
+  xpub,
+  path,
+  network,
+}: {
+  xpub: string
+  path: string
+  network: BsvNetwork
+}): string {
   let root = hdCache.get(xpub)
   if (!root) {
     root = HD.fromString(xpub)
@@ -22,8 +30,17 @@ export function deriveP2PKHAddress({ xpub, path, network }: { xpub: string; path
 }
 
 /** The payment address of an order: BIP32 path m/0/index of the owner's xpub (receive chain). */
-export function deriveOrderAddress({ xpub, index, network }: { xpub: string; index: number; network: BsvNetwork }): string {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`Not an address index: ${index}`)
+export function deriveOrderAddress({
+  xpub,
+  index,
+  network,
+}: {
+  xpub: string
+  index: number
+  network: BsvNetwork
+}): string {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31)
+    throw new RangeError(`Not an address index: ${index}`)
   return deriveP2PKHAddress({ xpub, path: `m/0/${index}`, network })
 }
 
@@ -51,11 +68,15 @@ export function isP2PKHAddress(address: string, network?: BsvNetwork): boolean {
 /** alias@domain.tld (bsvalias). The format only: resolving it is the sender's wallet's job. */
 export function isPaymail(value: string): boolean {
   if (value.length > 254) return false
-  return /^[a-z0-9._+-]{1,64}@(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(value)
+  return /^[a-z0-9._+-]{1,64}@(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(
+    value,
+  )
 }
 
 /** The spec's token address: optional, trimmed, '' is none; otherwise a paymail or a P2PKH address. */
-export function normalizeTokenAddress(value: string | null | undefined): { ok: true; value: string | null } | { ok: false } {
+export function normalizeTokenAddress(
+  value: string | null | undefined,
+): { ok: true; value: string | null } | { ok: false } {
   const trimmed = (value ?? '').trim()
   if (trimmed === '') return { ok: true, value: null }
   if (isPaymail(trimmed) || isP2PKHAddress(trimmed)) return { ok: true, value: trimmed }

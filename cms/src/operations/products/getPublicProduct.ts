@@ -15,7 +15,11 @@ export async function getPublicProduct({
   const result = await payload.find({
     collection: slugs.products,
     where: {
-      and: [{ id: { equals: id } }, { isAvailable: { equals: true } }, { deletedAt: { exists: false } }],
+      and: [
+        { id: { equals: id } },
+        { isAvailable: { equals: true } },
+        { deletedAt: { exists: false } },
+      ],
     },
     depth: 1,
     limit: 1,

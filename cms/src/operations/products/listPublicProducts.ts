@@ -5,7 +5,11 @@ import { slugs } from '../../collections/slugs'
 import { toPublicProduct } from './toPublicProduct'
 
 /** The store's catalogue: available, not soft-deleted, newest first. */
-export async function listPublicProducts({ payload }: { payload: Payload }): Promise<PublicProduct[]> {
+export async function listPublicProducts({
+  payload,
+}: {
+  payload: Payload
+}): Promise<PublicProduct[]> {
   const result = await payload.find({
     collection: slugs.products,
     where: { and: [{ isAvailable: { equals: true } }, { deletedAt: { exists: false } }] },

@@ -15,27 +15,38 @@ export class RateUnavailableError extends Error {
 
 export type RateSource = { name: string; fetchRate: () => Promise<number> }
 
-type RateSettings = Pick<Env, 'rateSource' | 'fixedRateEUR' | 'coingeckoUrl' | 'coinpaprikaUrl' | 'rateCacheSeconds'>
+type RateSettings = Pick<
+  Env,
+  'rateSource' | 'fixedRateEUR' | 'coingeckoUrl' | 'coinpaprikaUrl' | 'rateCacheSeconds'
+>
 
 const TIMEOUT_MS = 5000
 
 async function getJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } })
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+    headers: { accept: 'application/json' },
+  })
   if (!response.ok) throw new Error(`${url} answered ${response.status}`)
   return response.json()
 }
 
 function positive(value: unknown, source: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`${source}: no usable EUR price`)
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new Error(`${source}: no usable EUR price`)
   return value
 }
 
-export function liveRateSources(settings: Pick<Env, 'coingeckoUrl' | 'coinpaprikaUrl'>): RateSource[] {
+export function liveRateSources(
+  settings: Pick<Env, 'coingeckoUrl' | 'coinpaprikaUrl'>,
+): RateSource[] {
   return [
     {
       name: 'coingecko',
       fetchRate: async () => {
-        const body = (await getJson(`${settings.coingeckoUrl}/simple/price?ids=bitcoin-cash-sv&vs_currencies=eur`)) as {
+        const body = (await getJson(
+          `${settings.coingeckoUrl}/simple/price?ids=bitcoin-cash-sv&vs_currencies=eur`,
+        )) as {
           'bitcoin-cash-sv'?: { eur?: unknown }
         }
         return positive(body?.['bitcoin-cash-sv']?.eur, 'coingecko')
@@ -44,7 +55,9 @@ export function liveRateSources(settings: Pick<Env, 'coingeckoUrl' | 'coinpaprik
     {
       name: 'coinpaprika',
       fetchRate: async () => {
-        const body = (await getJson(`${settings.coinpaprikaUrl}/tickers/bsv-bitcoin-sv?quotes=EUR`)) as {
+        const body = (await getJson(
+          `${settings.coinpaprikaUrl}/tickers/bsv-bitcoin-sv?quotes=EUR`,
+        )) as {
           quotes?: { EUR?: { price?: unknown } }
         }
         return positive(body?.quotes?.EUR?.price, 'coinpaprika')
@@ -55,7 +68,10 @@ export function liveRateSources(settings: Pick<Env, 'coingeckoUrl' | 'coinpaprik
 
 export type RateProvider = { getRate: () => Promise<number> }
 
-export function createRateProvider(settings: RateSettings, now: () => number = Date.now): RateProvider {
+export function createRateProvider(
+  settings: RateSettings,
+  now: () => number = Date.now,
+): RateProvider {
   if (settings.rateSource === 'fixed') return { getRate: async () => settings.fixedRateEUR }
   const sources = liveRateSources(settings)
   let cached: { rate: number; at: number } | undefined
@@ -90,7 +106,13 @@ let shared: { key: string; provider: RateProvider } | undefined
 
 /** The process-wide provider for these settings (one cache per process). */
 export function rateProviderFor(settings: RateSettings): RateProvider {
-  const key = JSON.stringify([settings.rateSource, settings.fixedRateEUR, settings.coingeckoUrl, settings.coinpaprikaUrl, settings.rateCacheSeconds])
+  const key = JSON.stringify([
+    settings.rateSource,
+    settings.fixedRateEUR,
+    settings.coingeckoUrl,
+    settings.coinpaprikaUrl,
+    settings.rateCacheSeconds,
+  ])
   if (!shared || shared.key !== key) shared = { key, provider: createRateProvider(settings) }
   return shared.provider
 }

@@ -24,13 +24,28 @@ export class ChainRejection extends Error {
 export function addressOfScript(script: LockingScript, network: 'main' | 'test'): string | null {
   const chunks = script.chunks
   // OP_DUP OP_HASH160 <20 bytes> OP_EQUALVERIFY OP_CHECKSIG
-  if (chunks.length !== 5 || chunks[0]?.op !== 0x76 || chunks[1]?.op !== 0xa9 || chunks[3]?.op !== 0x88 || chunks[4]?.op !== 0xac) return null
+  if (
+    chunks.length !== 5 ||
+    chunks[0]?.op !== 0x76 ||
+    chunks[1]?.op !== 0xa9 ||
+    chunks[3]?.op !== 0x88 ||
+    chunks[4]?.op !== 0xac
+  )
+    return null
   const hash = chunks[2]?.data
   if (!hash || hash.length !== 20) return null
   return Utils.toBase58Check(hash, [network === 'main' ? 0x00 : 0x6f])
 }
 
-export function createChainState({ network, file, startHeight = 800_000 }: { network: 'main' | 'test'; file?: string; startHeight?: number }) {
+export function createChainState({
+  network,
+  file,
+  startHeight = 800_000,
+}: {
+  network: 'main' | 'test'
+  file?: string
+  startHeight?: number
+}) {
   let state: StateFile = { height: startHeight, txs: {}, nonce: 0 }
   if (file && fs.existsSync(file)) state = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
   const spent = new Map<string, string>() // outpoint -> spending txid
@@ -38,7 +53,9 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
 
   const index = (txid: string, stored: StoredTx) => {
     const tx = Transaction.fromHex(stored.hex)
-    if (!stored.coinbase) for (const input of tx.inputs) spent.set(`${input.sourceTXID}:${input.sourceOutputIndex}`, txid)
+    if (!stored.coinbase)
+      for (const input of tx.inputs)
+        spent.set(`${input.sourceTXID}:${input.sourceOutputIndex}`, txid)
     tx.outputs.forEach((output) => {
       const address = addressOfScript(output.lockingScript, network)
       if (!address) return
@@ -81,7 +98,8 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
       }
       const txid = tx.id('hex')
       if (state.txs[txid]) return txid
-      if (tx.inputs.length === 0 || tx.outputs.length === 0) throw new ChainRejection('bad-txns-empty')
+      if (tx.inputs.length === 0 || tx.outputs.length === 0)
+        throw new ChainRejection('bad-txns-empty')
       let inputTotal = 0
       tx.inputs.forEach((input, inputIndex) => {
         const sourceTXID = input.sourceTXID
@@ -90,7 +108,8 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
         const outpoint = `${sourceTXID}:${input.sourceOutputIndex}`
         if (spent.has(outpoint)) throw new ChainRejection('txn-mempool-conflict')
         const sourceOutput = Transaction.fromHex(source.hex).outputs[input.sourceOutputIndex]
-        if (!sourceOutput || sourceOutput.satoshis === undefined) throw new ChainRejection('Missing inputs')
+        if (!sourceOutput || sourceOutput.satoshis === undefined)
+          throw new ChainRejection('Missing inputs')
         inputTotal += sourceOutput.satoshis
         const valid = new Spend({
           sourceTXID,
@@ -109,7 +128,9 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
         try {
           ok = valid.validate()
         } catch (error) {
-          throw new ChainRejection(`mandatory-script-verify-flag-failed (${(error as Error).message.slice(0, 80)})`)
+          throw new ChainRejection(
+            `mandatory-script-verify-flag-failed (${(error as Error).message.slice(0, 80)})`,
+          )
         }
         if (!ok) throw new ChainRejection('mandatory-script-verify-flag-failed')
       })
@@ -136,7 +157,9 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
     mine(count = 1): number {
       for (let i = 0; i < count; i += 1) {
         state.height += 1
-        if (i === 0) for (const stored of Object.values(state.txs)) if (stored.height === null) stored.height = state.height
+        if (i === 0)
+          for (const stored of Object.values(state.txs))
+            if (stored.height === null) stored.height = state.height
       }
       save()
       return state.height
@@ -149,7 +172,8 @@ export function createChainState({ network, file, startHeight = 800_000 }: { net
       for (const txid of byAddress.get(address) ?? []) {
         const stored = state.txs[txid]
         if (!stored) continue
-        if (kind === 'confirmed' && stored.height !== null) out.push({ tx_hash: txid, height: stored.height })
+        if (kind === 'confirmed' && stored.height !== null)
+          out.push({ tx_hash: txid, height: stored.height })
         if (kind === 'unconfirmed' && stored.height === null) out.push({ tx_hash: txid })
       }
       return out

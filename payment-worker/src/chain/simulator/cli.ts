@@ -22,7 +22,10 @@ async function main() {
   }
   if (command === 'pay') {
     if (!orderId) throw new Error('Usage: npm run pay -- <orderId> [amountBSV]')
-    const { txid } = await post(`/api/test-mode/orders/${orderId}/pay`, amountBSV ? { amountBSV } : {})
+    const { txid } = await post(
+      `/api/test-mode/orders/${orderId}/pay`,
+      amountBSV ? { amountBSV } : {},
+    )
     console.warn(`paid order ${orderId}: txid ${String(txid)}`)
   } else if (command === 'mine') {
     const { height } = await post('/api/test-mode/mine', {})

@@ -29,7 +29,10 @@ async function main() {
     port: env.simulatorPort,
     stateFile: path.join(env.dataDir, 'chain-simulator.json'),
   })
-  logger.info({ url: simulator.wocUrl, height: simulator.state.height }, 'chain simulator ready (WhatsOnChain API subset)')
+  logger.info(
+    { url: simulator.wocUrl, height: simulator.state.height },
+    'chain simulator ready (WhatsOnChain API subset)',
+  )
   const stop = () => void simulator.close().then(() => process.exit(0))
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)

@@ -67,7 +67,12 @@ export async function startChainSimulator({
   let outage = false
   const prefix = `/v1/bsv/${network}`
 
-  const send = (res: http.ServerResponse, status: number, body: unknown, type: 'json' | 'text' = 'json') => {
+  const send = (
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    type: 'json' | 'text' = 'json',
+  ) => {
     res.writeHead(status, { 'content-type': type === 'json' ? 'application/json' : 'text/plain' })
     res.end(type === 'json' ? JSON.stringify(body) : String(body))
   }
@@ -79,12 +84,17 @@ export async function startChainSimulator({
 
     if (path === '/simulator/mine' && method === 'POST') {
       const body = (await readJson(req)) as { blocks?: number }
-      const blocks = Number.isInteger(body.blocks) && body.blocks! > 0 && body.blocks! <= 100 ? body.blocks! : 1
+      const blocks =
+        Number.isInteger(body.blocks) && body.blocks! > 0 && body.blocks! <= 100 ? body.blocks! : 1
       return send(res, 200, { height: state.mine(blocks) })
     }
     if (path === '/simulator/faucet' && method === 'POST') {
       const body = (await readJson(req)) as { address?: string; satoshis?: number }
-      if (typeof body.address !== 'string' || !Number.isSafeInteger(body.satoshis) || body.satoshis! <= 0) {
+      if (
+        typeof body.address !== 'string' ||
+        !Number.isSafeInteger(body.satoshis) ||
+        body.satoshis! <= 0
+      ) {
         return send(res, 400, { error: 'address and satoshis are required' })
       }
       try {
@@ -109,10 +119,17 @@ export async function startChainSimulator({
     const history = /^\/addresses\/(confirmed|unconfirmed)\/history$/.exec(route)
     if (history && method === 'POST') {
       const body = (await readJson(req)) as { addresses?: unknown }
-      const addresses = Array.isArray(body.addresses) ? body.addresses.filter((a): a is string => typeof a === 'string') : []
-      if (addresses.length === 0 || addresses.length > 20) return send(res, 400, 'between 1 and 20 addresses', 'text')
+      const addresses = Array.isArray(body.addresses)
+        ? body.addresses.filter((a): a is string => typeof a === 'string')
+        : []
+      if (addresses.length === 0 || addresses.length > 20)
+        return send(res, 400, 'between 1 and 20 addresses', 'text')
       const kind = history[1] as 'confirmed' | 'unconfirmed'
-      return send(res, 200, addresses.map((address) => ({ address, result: state.history(address, kind), error: '' })))
+      return send(
+        res,
+        200,
+        addresses.map((address) => ({ address, result: state.history(address, kind), error: '' })),
+      )
     }
     const hex = /^\/tx\/([0-9a-f]{64})\/hex$/i.exec(route)
     if (hex && method === 'GET') {

@@ -38,12 +38,17 @@ export async function payFromTestWallet({
     body: JSON.stringify({ address: walletAddress, satoshis: satoshis + FEE_ALLOWANCE }),
     signal: AbortSignal.timeout(10_000),
   })
-  if (!funding.ok) throw new Error(`The chain simulator did not fund the test wallet (${funding.status}).`)
+  if (!funding.ok)
+    throw new Error(`The chain simulator did not fund the test wallet (${funding.status}).`)
   const { txid: fundingTxid } = (await funding.json()) as { txid: string }
   const source = Transaction.fromHex(await chain.getTransactionHex(fundingTxid))
 
   const tx = new Transaction()
-  tx.addInput({ sourceTransaction: source, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(TEST_WALLET_KEY) })
+  tx.addInput({
+    sourceTransaction: source,
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(TEST_WALLET_KEY),
+  })
   tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
   tx.addOutput({ lockingScript: new P2PKH().lock(walletAddress), change: true })
   await tx.fee(new SatoshisPerKilobyte(100))
@@ -52,7 +57,13 @@ export async function payFromTestWallet({
 }
 
 /** Mines blocks on the simulator; returns the new height. */
-export async function mineOnSimulator({ wocUrl, blocks = 1 }: { wocUrl: string; blocks?: number }): Promise<number> {
+export async function mineOnSimulator({
+  wocUrl,
+  blocks = 1,
+}: {
+  wocUrl: string
+  blocks?: number
+}): Promise<number> {
   const response = await fetch(`${simulatorBaseOf(wocUrl)}/simulator/mine`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -29,7 +29,11 @@ export function Header() {
           <span className="visually-hidden">Menu</span>
           <span aria-hidden="true">{open ? '✕' : '☰'}</span>
         </button>
-        <nav id="main-nav" aria-label="Main" className={open ? 'main-nav main-nav--open' : 'main-nav'}>
+        <nav
+          id="main-nav"
+          aria-label="Main"
+          className={open ? 'main-nav main-nav--open' : 'main-nav'}
+        >
           <ul>
             {mainLinks.map((link) => (
               <li key={link.to}>

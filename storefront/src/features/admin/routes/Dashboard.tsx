@@ -44,7 +44,10 @@ export function DashboardRoute() {
           <p className="muted">
             See payments and ship printed books.
             {stats.data && stats.data.ordersAwaitingShipment > 0 ? (
-              <strong className="admin-card__note"> {stats.data.ordersAwaitingShipment} waiting to be shipped.</strong>
+              <strong className="admin-card__note">
+                {' '}
+                {stats.data.ordersAwaitingShipment} waiting to be shipped.
+              </strong>
             ) : null}
           </p>
         </Link>
@@ -67,18 +70,20 @@ export function DashboardRoute() {
         ) : (
           <>
             <p className="admin-wallet__figure">
-              Highest address index used: <strong data-testid="highest-address-index">{highest ?? 'none yet'}</strong>
+              Highest address index used:{' '}
+              <strong data-testid="highest-address-index">{highest ?? 'none yet'}</strong>
             </p>
             <p className="muted">
-              Every order gets a fresh address (path 0/n of your extended public key); unpaid orders leave unused addresses.
+              Every order gets a fresh address (path 0/n of your extended public key); unpaid orders
+              leave unused addresses.
               {highest !== null && highest !== undefined
                 ? ` Make sure your wallet scans at least up to index ${highest}: raise its gap limit above ${WALLET_GAP_LIMIT} if needed.`
                 : ' No address has been given out yet.'}
             </p>
             {stats.data.ordersWithPaymentExceptions > 0 ? (
               <p className="admin-alert admin-alert--warning">
-                {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial or over-payment to settle.{' '}
-                <Link to={paths.admin.orders}>See the orders</Link>
+                {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial or
+                over-payment to settle. <Link to={paths.admin.orders}>See the orders</Link>
               </p>
             ) : null}
           </>

@@ -34,10 +34,18 @@ export function LoginRoute() {
     const pending = toast.loading('Signing in...')
     try {
       await login(email.trim(), password)
-      toast.update(pending, { render: 'Login successful!', type: 'success', isLoading: false, autoClose: 3000 })
+      toast.update(pending, {
+        render: 'Login successful!',
+        type: 'success',
+        isLoading: false,
+        autoClose: 3000,
+      })
       navigate(paths.admin.dashboard, { replace: true })
     } catch (failure) {
-      const message = failure instanceof Error && failure.message ? failure.message : 'Login failed. Please check credentials.'
+      const message =
+        failure instanceof Error && failure.message
+          ? failure.message
+          : 'Login failed. Please check credentials.'
       setError(message)
       toast.update(pending, { render: message, type: 'error', isLoading: false, autoClose: 3000 })
       setBusy(false)
@@ -88,7 +96,11 @@ export function LoginRoute() {
             }}
           />
         </div>
-        <button type="submit" className="button button--primary admin-login__submit" disabled={busy}>
+        <button
+          type="submit"
+          className="button button--primary admin-login__submit"
+          disabled={busy}
+        >
           {busy ? 'Signing in...' : 'Sign in'}
         </button>
       </form>

@@ -11,11 +11,20 @@ import { ApiError } from '@/lib/api-client'
 import type { AdminOrder } from '../api/orders'
 import { getOrder, markShipped } from '../api/orders'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
-import { bsv, dateTime, euro, EXPLORER_TX_URL, NOT_AVAILABLE, NOT_PROVIDED, ratePerCoin } from '../format'
+import {
+  bsv,
+  dateTime,
+  euro,
+  EXPLORER_TX_URL,
+  NOT_AVAILABLE,
+  NOT_PROVIDED,
+  ratePerCoin,
+} from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
 
-const or = (value: string | null | undefined, fallback = NOT_PROVIDED) => (value && value.trim() ? value : fallback)
+const or = (value: string | null | undefined, fallback = NOT_PROVIDED) =>
+  value && value.trim() ? value : fallback
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -28,7 +37,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function TxLink({ txid }: { txid: string }) {
   return (
-    <a href={`${EXPLORER_TX_URL}${txid}`} target="_blank" rel="noopener noreferrer" className="admin-mono admin-break">
+    <a
+      href={`${EXPLORER_TX_URL}${txid}`}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="admin-mono admin-break"
+    >
       {txid}
     </a>
   )
@@ -37,12 +51,22 @@ function TxLink({ txid }: { txid: string }) {
 export function OrderDetailRoute() {
   const { orderId = '' } = useParams()
   useAdminTitle(`Order ${orderId.slice(0, 8)}`)
-  const { data: order, error, isLoading, mutate } = useSWR(['admin/order', orderId], () => getOrder(orderId))
+  const {
+    data: order,
+    error,
+    isLoading,
+    mutate,
+  } = useSWR(['admin/order', orderId], () => getOrder(orderId))
   useSignOutOn401(error)
 
   if (isLoading) return <LoadingState label="Loading order…" />
   if (error || !order) {
-    const message = error instanceof ApiError && error.status === 404 ? 'Order not found.' : error instanceof Error ? error.message : `Failed to fetch order ${orderId}.`
+    const message =
+      error instanceof ApiError && error.status === 404
+        ? 'Order not found.'
+        : error instanceof Error
+          ? error.message
+          : `Failed to fetch order ${orderId}.`
     return (
       <section className="admin-page">
         <ErrorState message={message}>
@@ -67,7 +91,8 @@ export function OrderDetailRoute() {
             <Link to={paths.admin.orders}>Orders</Link> /
           </p>
           <h1 className="admin-order-title">
-            Order <span className="admin-mono">{order.id.slice(0, 8)}</span> <OrderStatusBadge status={order.status} />
+            Order <span className="admin-mono">{order.id.slice(0, 8)}</span>{' '}
+            <OrderStatusBadge status={order.status} />
           </h1>
           <p className="muted admin-break">
             {order.id} · placed {dateTime(order.createdAt)}
@@ -98,9 +123,12 @@ export function OrderDetailRoute() {
             <Row label="Rate at purchase">{ratePerCoin(order.bsvUsdRateAtPurchase)}</Row>
             <Row label="Amount expected">{bsv(order.amountSatoshiExpected)}</Row>
             <Row label="Amount received">{bsv(order.amountSatoshiReceived)}</Row>
-            <Row label="Payment transaction">{order.paymentTxid ? <TxLink txid={order.paymentTxid} /> : NOT_AVAILABLE}</Row>
+            <Row label="Payment transaction">
+              {order.paymentTxid ? <TxLink txid={order.paymentTxid} /> : NOT_AVAILABLE}
+            </Row>
             <Row label="Payment address">
-              <span className="admin-mono admin-break">{order.paymentAddress}</span> <span className="muted">(index {order.addressIndex})</span>
+              <span className="admin-mono admin-break">{order.paymentAddress}</span>{' '}
+              <span className="muted">(index {order.addressIndex})</span>
             </Row>
             <Row label="Ordinal address">
               <span className="admin-break">{or(order.tokenAddress)}</span>
@@ -127,8 +155,15 @@ export function OrderDetailRoute() {
           ) : (
             <p className="muted">Digital book: delivered by download link, nothing to ship.</p>
           )}
-          {order.status === 'SHIPPED' ? <p className="admin-alert admin-alert--info">Order has been shipped.</p> : null}
-          {canShip ? <ShipForm order={order} onShipped={(updated) => void mutate(updated, { revalidate: false })} /> : null}
+          {order.status === 'SHIPPED' ? (
+            <p className="admin-alert admin-alert--info">Order has been shipped.</p>
+          ) : null}
+          {canShip ? (
+            <ShipForm
+              order={order}
+              onShipped={(updated) => void mutate(updated, { revalidate: false })}
+            />
+          ) : null}
         </div>
       </div>
 
@@ -155,7 +190,9 @@ export function OrderDetailRoute() {
                     <td data-label="Transaction">
                       <div>
                         <TxLink txid={payment.txid} />
-                        {payment.vout > 0 ? <span className="admin-table__sub">output {payment.vout}</span> : null}
+                        {payment.vout > 0 ? (
+                          <span className="admin-table__sub">output {payment.vout}</span>
+                        ) : null}
                       </div>
                     </td>
                     <td data-label="Amount" className="admin-num">
@@ -164,7 +201,11 @@ export function OrderDetailRoute() {
                     <td data-label="Seen">
                       <div>
                         {dateTime(payment.seenAt)}
-                        {payment.late ? <span className="admin-badge admin-badge--warning admin-badge--inline">late</span> : null}
+                        {payment.late ? (
+                          <span className="admin-badge admin-badge--warning admin-badge--inline">
+                            late
+                          </span>
+                        ) : null}
                       </div>
                     </td>
                     <td data-label="Confirmation">
@@ -185,7 +226,13 @@ export function OrderDetailRoute() {
   )
 }
 
-function ShipForm({ order, onShipped }: { order: AdminOrder; onShipped: (order: AdminOrder) => void }) {
+function ShipForm({
+  order,
+  onShipped,
+}: {
+  order: AdminOrder
+  onShipped: (order: AdminOrder) => void
+}) {
   const [trackingNumber, setTrackingNumber] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -205,7 +252,10 @@ function ShipForm({ order, onShipped }: { order: AdminOrder; onShipped: (order: 
       onShipped(updated)
       void mutate('admin/orders/1')
     } catch (failure) {
-      const message = failure instanceof Error && failure.message ? failure.message : 'Failed to mark order as shipped.'
+      const message =
+        failure instanceof Error && failure.message
+          ? failure.message
+          : 'Failed to mark order as shipped.'
       setError(message)
       toast.error(`Failed: ${message}`)
     } finally {

@@ -21,13 +21,19 @@ export function OrdersRoute() {
       <header className="admin-page__header">
         <div>
           <h1>Orders</h1>
-          <p className="muted">Newest first.{data && data.totalPages > 1 ? ` Showing the latest page of ${data.totalPages}.` : ''}</p>
+          <p className="muted">
+            Newest first.
+            {data && data.totalPages > 1 ? ` Showing the latest page of ${data.totalPages}.` : ''}
+          </p>
         </div>
       </header>
       {isLoading ? (
         <LoadingState label="Loading orders…" />
       ) : error ? (
-        <ErrorState message={error instanceof Error ? error.message : 'Failed to fetch orders.'} onRetry={() => void mutate()} />
+        <ErrorState
+          message={error instanceof Error ? error.message : 'Failed to fetch orders.'}
+          onRetry={() => void mutate()}
+        />
       ) : !data || data.orders.length === 0 ? (
         <EmptyState>No orders found</EmptyState>
       ) : (
@@ -60,7 +66,9 @@ export function OrdersRoute() {
                   <td data-label="Product">
                     <div>
                       {order.product.name}
-                      <span className="admin-table__sub">{order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}</span>
+                      <span className="admin-table__sub">
+                        {order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}
+                      </span>
                     </div>
                   </td>
                   <td data-label="Price" className="admin-num">

@@ -51,10 +51,14 @@ export function ProductFormRoute() {
   const { productId } = useParams()
   const editing = productId !== undefined
   useAdminTitle(editing ? 'Edit product' : 'New product')
-  const product = useSWR(editing ? ['admin/product', productId] : null, () => getAdminProduct(productId!), {
-    revalidateOnMount: true,
-    dedupingInterval: 0,
-  })
+  const product = useSWR(
+    editing ? ['admin/product', productId] : null,
+    () => getAdminProduct(productId!),
+    {
+      revalidateOnMount: true,
+      dedupingInterval: 0,
+    },
+  )
   useSignOutOn401(product.error)
 
   if (editing && product.isLoading) return <LoadingState label="Loading product…" />
@@ -62,7 +66,11 @@ export function ProductFormRoute() {
     return (
       <section className="admin-page">
         <ErrorState message="Could not load product.">
-          <p className="muted">{product.error instanceof Error ? product.error.message : 'Failed to load product data.'}</p>
+          <p className="muted">
+            {product.error instanceof Error
+              ? product.error.message
+              : 'Failed to load product data.'}
+          </p>
           <Link to={paths.admin.products}>Back to products</Link>
         </ErrorState>
       </section>
@@ -81,7 +89,10 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
   const [generalError, setGeneralError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const coverPreview = useMemo(() => (cover ? URL.createObjectURL(cover) : null), [cover])
-  useEffect(() => () => (coverPreview ? URL.revokeObjectURL(coverPreview) : undefined), [coverPreview])
+  useEffect(
+    () => () => (coverPreview ? URL.revokeObjectURL(coverPreview) : undefined),
+    [coverPreview],
+  )
   const [openedAt] = useState(() => Date.now())
 
   const clearError = (field: string) => {
@@ -95,9 +106,13 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
   }
 
   const set =
-    (field: keyof Values) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+    (field: keyof Values) =>
+    (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
       const target = event.target
-      const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value
+      const value =
+        target instanceof HTMLInputElement && target.type === 'checkbox'
+          ? target.checked
+          : target.value
       setValues((current) => ({ ...current, [field]: value }))
       clearError(field)
     }
@@ -131,7 +146,9 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
       setErrors(byField)
       const fallback = product ? 'Failed to update product.' : 'Failed to create product.'
       const message = failure instanceof Error && failure.message ? failure.message : fallback
-      setGeneralError(Object.keys(byField).length > 0 ? 'Please correct the errors below.' : message)
+      setGeneralError(
+        Object.keys(byField).length > 0 ? 'Please correct the errors below.' : message,
+      )
       toast.error(message)
       setBusy(false)
     }
@@ -150,7 +167,11 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
         </div>
       </header>
 
-      <form className="card admin-panel admin-form" onSubmit={onSubmit} encType="multipart/form-data">
+      <form
+        className="card admin-panel admin-form"
+        onSubmit={onSubmit}
+        encType="multipart/form-data"
+      >
         {generalError ? (
           <div className="admin-alert admin-alert--error" role="alert">
             {generalError}
@@ -159,14 +180,30 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
 
         <div className="admin-field">
           <label htmlFor="name">Name</label>
-          <input id="name" name="name" required value={values.name} onChange={set('name')} aria-invalid={Boolean(errors.name)} aria-describedby={describedBy('name')} />
+          <input
+            id="name"
+            name="name"
+            required
+            value={values.name}
+            onChange={set('name')}
+            aria-invalid={Boolean(errors.name)}
+            aria-describedby={describedBy('name')}
+          />
           <FieldError id="name-error" message={errors.name} />
         </div>
 
         <div className="admin-form__row">
           <div className="admin-field">
             <label htmlFor="type">Type</label>
-            <select id="type" name="type" required value={values.type} onChange={set('type')} aria-invalid={Boolean(errors.type)} aria-describedby={describedBy('type')}>
+            <select
+              id="type"
+              name="type"
+              required
+              value={values.type}
+              onChange={set('type')}
+              aria-invalid={Boolean(errors.type)}
+              aria-describedby={describedBy('type')}
+            >
               <option value="DIGITAL">Digital</option>
               <option value="PHYSICAL">Physical</option>
             </select>
@@ -246,12 +283,25 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
         </div>
 
         <div className="admin-field">
-          <label htmlFor="coverImageFile">Cover image{product ? ' (optional: keeps the current one)' : ' (optional)'}</label>
+          <label htmlFor="coverImageFile">
+            Cover image{product ? ' (optional: keeps the current one)' : ' (optional)'}
+          </label>
           <div className="admin-file">
             {coverPreview ? (
-              <img className="admin-thumb admin-thumb--large" src={coverPreview} alt="New cover preview" width={120} height={180} />
+              <img
+                className="admin-thumb admin-thumb--large"
+                src={coverPreview}
+                alt="New cover preview"
+                width={120}
+                height={180}
+              />
             ) : product?.coverImageUrl ? (
-              <CoverThumb url={product.coverImageUrl} name={product.name} version={openedAt} size="large" />
+              <CoverThumb
+                url={product.coverImageUrl}
+                name={product.name}
+                version={openedAt}
+                size="large"
+              />
             ) : null}
             <input
               id="coverImageFile"
@@ -294,7 +344,13 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
         ) : null}
 
         <div className="admin-field admin-field--check">
-          <input id="isAvailable" name="isAvailable" type="checkbox" checked={values.isAvailable} onChange={set('isAvailable')} />
+          <input
+            id="isAvailable"
+            name="isAvailable"
+            type="checkbox"
+            checked={values.isAvailable}
+            onChange={set('isAvailable')}
+          />
           <label htmlFor="isAvailable">Available in the store</label>
           <p className="admin-field__hint">Unchecked hides the book from the public store.</p>
         </div>

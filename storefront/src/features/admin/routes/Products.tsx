@@ -8,7 +8,13 @@ import { EmptyState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
 import type { AdminProduct } from '../api/products'
-import { deleteProduct, getAdminProducts, productStatus, restoreProduct, sortForAdmin } from '../api/products'
+import {
+  deleteProduct,
+  getAdminProducts,
+  productStatus,
+  restoreProduct,
+  sortForAdmin,
+} from '../api/products'
 import { CoverThumb } from '../components/CoverThumb'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
@@ -40,11 +46,19 @@ export function ProductsRoute() {
     if (!window.confirm(question)) return
     setBusyId(product.id)
     try {
-      const updated = action === 'delete' ? await deleteProduct(product.id) : await restoreProduct(product.id)
-      await mutate((current) => current?.map((p) => (p.id === updated.id ? updated : p)), { revalidate: true })
-      toast.success(action === 'delete' ? `Product "${product.name}" soft-deleted!` : `Product "${product.name}" restored!`)
+      const updated =
+        action === 'delete' ? await deleteProduct(product.id) : await restoreProduct(product.id)
+      await mutate((current) => current?.map((p) => (p.id === updated.id ? updated : p)), {
+        revalidate: true,
+      })
+      toast.success(
+        action === 'delete'
+          ? `Product "${product.name}" soft-deleted!`
+          : `Product "${product.name}" restored!`,
+      )
     } catch (failure) {
-      const message = failure instanceof Error ? failure.message : `Failed to ${action} product ${product.id}.`
+      const message =
+        failure instanceof Error ? failure.message : `Failed to ${action} product ${product.id}.`
       toast.error(`Failed to ${action} product: ${message}`)
     } finally {
       setBusyId(null)
@@ -68,7 +82,9 @@ export function ProductsRoute() {
       ) : error ? (
         <div className="status-box status-box--error" role="alert">
           <p className="status-box__message">Failed to fetch products.</p>
-          {error instanceof Error && error.message !== 'Failed to fetch products.' ? <p className="muted">{error.message}</p> : null}
+          {error instanceof Error && error.message !== 'Failed to fetch products.' ? (
+            <p className="muted">{error.message}</p>
+          ) : null}
           <button type="button" className="button button--primary" onClick={() => void mutate()}>
             Retry
           </button>
@@ -99,17 +115,29 @@ export function ProductsRoute() {
               {products.map((product) => {
                 const status = productStatus(product)
                 return (
-                  <tr key={product.id} className={product.deletedAt ? 'admin-row--deleted' : undefined} data-product-id={product.id}>
+                  <tr
+                    key={product.id}
+                    className={product.deletedAt ? 'admin-row--deleted' : undefined}
+                    data-product-id={product.id}
+                  >
                     <td data-label="Cover">
-                      <CoverThumb url={product.coverImageUrl} name={product.name} version={loadedAt} />
+                      <CoverThumb
+                        url={product.coverImageUrl}
+                        name={product.name}
+                        version={loadedAt}
+                      />
                     </td>
                     <td data-label="Name" className="admin-table__name">
                       <div>
                         {product.name}
-                        {product.pdfFilename ? <span className="admin-table__sub">{product.pdfFilename}</span> : null}
+                        {product.pdfFilename ? (
+                          <span className="admin-table__sub">{product.pdfFilename}</span>
+                        ) : null}
                       </div>
                     </td>
-                    <td data-label="Type">{product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}</td>
+                    <td data-label="Type">
+                      {product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}
+                    </td>
                     <td data-label="Price" className="admin-num">
                       €{formatEUR(product.priceEUR)}
                     </td>
@@ -117,7 +145,9 @@ export function ProductsRoute() {
                       {product.currentStock} / {product.totalStock}
                     </td>
                     <td data-label="Status">
-                      <span className={`admin-badge admin-badge--${statusClass[status]}`}>{status}</span>
+                      <span className={`admin-badge admin-badge--${statusClass[status]}`}>
+                        {status}
+                      </span>
                     </td>
                     <td className="admin-table__actions">
                       {product.deletedAt ? (

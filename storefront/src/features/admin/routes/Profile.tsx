@@ -34,7 +34,7 @@ export function ProfileRoute() {
       setErrors(byField)
       const message =
         failure instanceof ApiError
-          ? Object.values(byField)[0] ?? failure.message ?? 'Failed to change password.'
+          ? (Object.values(byField)[0] ?? failure.message ?? 'Failed to change password.')
           : 'An unexpected error occurred.'
       if (Object.keys(byField).length === 0) setGeneralError(message)
       toast.error(message)
