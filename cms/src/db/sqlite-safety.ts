@@ -32,10 +32,14 @@ function createWriteQueue(maxWaitMs: number): WriteQueue {
       tail = previous.then(() => mine)
       // A writer that never releases (a bug elsewhere) must not stop the process for good: after
       // maxWaitMs the next writer goes ahead and SQLite's own busy handling decides.
+      // The timer is deliberately not unref'd: while a writer waits, the process must stay alive
+      // (an unref'd timer let a starting process with nothing else pending exit silently).
       let timer: NodeJS.Timeout | undefined
       const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, maxWaitMs)
-        timer.unref()
+        timer = setTimeout(() => {
+          console.warn(`[db] a SQLite writer waited ${maxWaitMs} ms for the write queue; going ahead`)
+          resolve()
+        }, maxWaitMs)
       })
       return Promise.race([previous, waited]).then(() => {
         clearTimeout(timer)
