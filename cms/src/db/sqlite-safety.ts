@@ -37,7 +37,9 @@ function createWriteQueue(maxWaitMs: number): WriteQueue {
       let timer: NodeJS.Timeout | undefined
       const waited = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
-          console.warn(`[db] a SQLite writer waited ${maxWaitMs} ms for the write queue; going ahead`)
+          console.warn(
+            `[db] a SQLite writer waited ${maxWaitMs} ms for the write queue; going ahead`,
+          )
           resolve()
         }, maxWaitMs)
       })
