@@ -63,7 +63,8 @@ if (!dev) {
   })
 }
 
-const tsx = ['--import', 'tsx']
+// Large dependencies load natively first; see scripts/preload.mjs.
+const tsx = ['--import', path.join(root, 'scripts/preload.mjs'), '--import', 'tsx']
 const port = Number(process.env.PORT ?? 3000)
 const children = []
 let stopping = false

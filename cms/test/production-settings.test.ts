@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 
 import { EnvError, TEST_XPUB, loadEnv } from '../src/config/env'
 import { fromRoot } from '../src/config/paths'
+import { TSX_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)
 
@@ -16,7 +17,7 @@ describe('production start-up', () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '3999' }
     const failure = await run(
       process.execPath,
-      ['--import', 'tsx', fromRoot('cms/src/server/main.ts')],
+      [...TSX_NODE_ARGS, fromRoot('cms/src/server/main.ts')],
       {
         cwd: fromRoot('cms'),
         env,
@@ -96,7 +97,7 @@ describe('production database', () => {
   it('creates a fresh SQLite database from the migrations (no schema push) and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-prod-'))
     const port = await freePort()
-    const child = spawn(process.execPath, ['--import', 'tsx', fromRoot('cms/src/server/main.ts')], {
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
       cwd: fromRoot('cms'),
       env: {
         PATH: process.env.PATH,
@@ -118,18 +119,17 @@ describe('production database', () => {
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
     try {
-      await expect
-        .poll(
-          async () => {
-            if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output}`)
-            return fetch(`http://127.0.0.1:${port}/api/products`).then(
-              (r) => r.status,
-              () => 0,
-            )
-          },
-          { timeout: 90_000, interval: 250 },
+      const deadline = Date.now() + 90_000
+      let status = 0
+      while (status !== 200) {
+        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output}`)
+        if (Date.now() > deadline) throw new Error(`no answer within 90 s: ${output}`)
+        status = await fetch(`http://127.0.0.1:${port}/api/products`).then(
+          (r) => r.status,
+          () => 0,
         )
-        .toBe(200)
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250))
+      }
       const products = await (await fetch(`http://127.0.0.1:${port}/api/products`)).json()
       expect(products).toEqual([])
       // Every kind of table the public pages read exists (collections, arrays, globals).
@@ -146,8 +146,11 @@ describe('production database', () => {
       )
       expect(hsts).toContain('max-age=')
     } finally {
-      child.kill('SIGTERM')
-      await new Promise((resolve) => child.once('exit', resolve))
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
   }, 120_000)

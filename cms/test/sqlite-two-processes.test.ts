@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { fromRoot } from '../src/config/paths'
+import { TSX_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-two-writers-'))
@@ -21,7 +22,7 @@ const env = {
 const writer = (tag: string, count: number, push = false) =>
   run(
     process.execPath,
-    ['--import', 'tsx', fromRoot('cms/test/support/createMany.ts'), String(count), tag],
+    [...TSX_NODE_ARGS, fromRoot('cms/test/support/createMany.ts'), String(count), tag],
     {
       cwd: fromRoot('cms'),
       env: { ...env, DB_PUSH: String(push) },
@@ -53,10 +54,10 @@ describe('SQLite shared by two processes', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        ...TSX_NODE_ARGS,
         '-e',
-        `const { getPayload } = await import('payload');
+        `setInterval(() => undefined, 1 << 30); // see cms/src/server/holdOpen.ts
+         const { getPayload } = await import('payload');
          const { default: config } = await import('./src/payload.config.ts');
          const payload = await getPayload({ config });
          const count = async (prefix) => (await payload.count({ collection: 'timeline', where: { title: { like: prefix + '-' } } })).totalDocs;

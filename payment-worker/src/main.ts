@@ -3,11 +3,13 @@
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
 import { EnvError, loadEnv } from '../../cms/src/config/env'
+import { holdProcessOpen } from '../../cms/src/server/holdOpen'
 import { createLogger } from '../../cms/src/server/logger'
 import { createWhatsOnChainClient } from './chain/whatsonchain'
 import { startPaymentWorker } from './worker'
 
 async function main() {
+  const release = holdProcessOpen()
   let env
   try {
     env = loadEnv()
@@ -29,6 +31,7 @@ async function main() {
     apiKey: env.wocApiKey,
     maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
   })
+  release()
   const worker = startPaymentWorker({
     payload,
     chain,

@@ -2,6 +2,9 @@
  * Child process for the two-process SQLite test: creates `count` timeline items through
  * Payload's Local API on the database given by DATABASE_URI, then exits.
  */
+import { holdProcessOpen } from '../../src/server/holdOpen'
+
+holdProcessOpen()
 const count = Number(process.argv[2] ?? 300)
 const tag = process.argv[3] ?? 'writer'
 

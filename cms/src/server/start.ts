@@ -1,0 +1,84 @@
+/**
+ * Starts the web process once its settings are valid (see main.ts): Payload, the seed in
+ * test mode, Next for /cms, and the express app on one port, with graceful shutdown.
+ */
+import http from 'node:http'
+import next from 'next'
+import { getPayload } from 'payload'
+
+import { ensureDemoAdmin } from '../bootstrap/demoAdmin'
+import type { Env } from '../config/env'
+import { fromRoot } from '../config/paths'
+import config from '../payload.config'
+import { seed } from '../seed'
+import { createApp } from './app'
+import { createLogger } from './logger'
+
+export async function startWebProcess({
+  env,
+  dev,
+  onListening,
+}: {
+  env: Env
+  dev: boolean
+  onListening: () => void
+}): Promise<void> {
+  const logger = createLogger(env.logLevel)
+  const started = Date.now()
+
+  const payload = await getPayload({ config })
+  let demoAdmin
+  if (!env.isProduction && env.seed === 'auto') {
+    await seed({ payload, env, logger })
+    demoAdmin = await ensureDemoAdmin({ payload, env })
+  }
+
+  const nextApp = next({ dev, dir: fromRoot('cms'), quiet: !dev })
+  await nextApp.prepare()
+  const handle = nextApp.getRequestHandler()
+
+  const app = createApp({ payload, env, logger, nextHandler: (req, res) => handle(req, res) })
+  const server = http.createServer(app)
+  server.keepAliveTimeout = 65_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(env.port, env.host, resolve)
+  })
+
+  onListening()
+  logger.info(
+    {
+      port: env.port,
+      mode: env.isProduction ? 'production' : 'test',
+      database: env.databaseEngine,
+      ms: Date.now() - started,
+    },
+    `shop ready at ${env.publicUrl} (admin ${env.publicUrl}/admin, CMS ${env.publicUrl}/cms)`,
+  )
+  if (demoAdmin) {
+    logger.info(
+      { email: demoAdmin.email, password: demoAdmin.password },
+      'test mode: demo admin (sign in at /admin or /cms)',
+    )
+  }
+
+  let stopping = false
+  const shutdown = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    server.close(async () => {
+      try {
+        await nextApp.close()
+        await payload.db.destroy?.()
+      } finally {
+        process.exit(0)
+      }
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
