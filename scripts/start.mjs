@@ -63,8 +63,8 @@ if (!dev) {
   })
 }
 
-// Large dependencies load natively first; see scripts/preload.mjs.
-const tsx = ['--import', path.join(root, 'scripts/preload.mjs'), '--import', 'tsx']
+// TypeScript entries run through scripts/run-ts.mjs (esbuild, then Node's own loader).
+const tsx = ['--conditions=production', path.join(root, 'scripts/run-ts.mjs')]
 const port = Number(process.env.PORT ?? 3000)
 const children = []
 let stopping = false

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 
 import { EnvError, TEST_XPUB, loadEnv } from '../src/config/env'
 import { fromRoot } from '../src/config/paths'
-import { TSX_NODE_ARGS } from './support/nodeArgs'
+import { TS_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)
 
@@ -17,7 +17,7 @@ describe('production start-up', () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '3999' }
     const failure = await run(
       process.execPath,
-      [...TSX_NODE_ARGS, fromRoot('cms/src/server/main.ts')],
+      [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')],
       {
         cwd: fromRoot('cms'),
         env,
@@ -97,7 +97,7 @@ describe('production database', () => {
   it('creates a fresh SQLite database from the migrations (no schema push) and serves the API', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-prod-'))
     const port = await freePort()
-    const child = spawn(process.execPath, [...TSX_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
+    const child = spawn(process.execPath, [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
       cwd: fromRoot('cms'),
       env: {
         PATH: process.env.PATH,

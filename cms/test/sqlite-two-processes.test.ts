@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { fromRoot } from '../src/config/paths'
-import { TSX_NODE_ARGS } from './support/nodeArgs'
+import { TS_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-two-writers-'))
@@ -22,7 +22,7 @@ const env = {
 const writer = (tag: string, count: number, push = false) =>
   run(
     process.execPath,
-    [...TSX_NODE_ARGS, fromRoot('cms/test/support/createMany.ts'), String(count), tag],
+    [...TS_NODE_ARGS, fromRoot('cms/test/support/createMany.ts'), String(count), tag],
     {
       cwd: fromRoot('cms'),
       env: { ...env, DB_PUSH: String(push) },
@@ -53,18 +53,7 @@ describe('SQLite shared by two processes', () => {
 
     const { stdout } = await run(
       process.execPath,
-      [
-        ...TSX_NODE_ARGS,
-        '-e',
-        `setInterval(() => undefined, 1 << 30); // see cms/src/server/holdOpen.ts
-         const { getPayload } = await import('payload');
-         const { default: config } = await import('./src/payload.config.ts');
-         const payload = await getPayload({ config });
-         const count = async (prefix) => (await payload.count({ collection: 'timeline', where: { title: { like: prefix + '-' } } })).totalDocs;
-         const titles = (await payload.find({ collection: 'timeline', limit: 0, pagination: false, where: { title: { not_equals: 'schema-0' } } })).docs.map((d) => d.title);
-         console.log(JSON.stringify({ total: titles.length, unique: new Set(titles).size }));
-         process.exit(0);`,
-      ],
+      [...TS_NODE_ARGS, fromRoot('cms/test/support/countTimeline.ts')],
       { cwd: fromRoot('cms'), env: { ...env, DB_PUSH: 'false' }, timeout: 60_000 },
     )
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ total: 600, unique: 600 })

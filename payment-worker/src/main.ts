@@ -21,10 +21,9 @@ async function main() {
     throw error
   }
   const logger = createLogger(env.logLevel, 'worker')
-  const [{ getPayload }, { default: config }] = await Promise.all([
-    import('payload'),
-    import('../../cms/src/payload.config'),
-  ])
+  // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
+  const { getPayload } = await import('payload')
+  const { default: config } = await import('../../cms/src/payload.config')
   const payload = await getPayload({ config })
   const chain = createWhatsOnChainClient({
     baseUrl: env.wocApiUrl,

@@ -21,8 +21,7 @@ async function main() {
   }
   // Next switches NODE_ENV to production when it is unset: pin test mode explicitly.
   ;(process.env as Record<string, string>).NODE_ENV = env.nodeEnv
-  // One dynamic import, after the settings are known to be valid: importing the Payload config
-  // reads them. (Several concurrent dynamic imports through tsx's hooks deadlocked on Node 20.)
+  // Imported only once the settings are known to be valid: importing the Payload config reads them.
   const { startWebProcess } = await import('./start')
   await startWebProcess({ env, dev, onListening: release })
 }

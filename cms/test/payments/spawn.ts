@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 
 import { fromRoot } from '../../src/config/paths'
-import { TSX_NODE_ARGS } from '../support/nodeArgs'
+import { TS_NODE_ARGS } from '../support/nodeArgs'
 
 /** Starts a TypeScript entry point in its own Node process with the test's settings. */
 export function spawnTs(
   entry: string,
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, entry], {
+  const child = spawn(process.execPath, [...TS_NODE_ARGS, entry], {
     cwd: fromRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,16 +2,12 @@
  * Child process for the two-process SQLite test: creates `count` timeline items through
  * Payload's Local API on the database given by DATABASE_URI, then exits.
  */
-import { holdProcessOpen } from '../../src/server/holdOpen'
-
-holdProcessOpen()
 const count = Number(process.argv[2] ?? 300)
 const tag = process.argv[3] ?? 'writer'
 
-const [{ getPayload }, { default: config }] = await Promise.all([
-  import('payload'),
-  import('../../src/payload.config'),
-])
+// One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
+const { getPayload } = await import('payload')
+const { default: config } = await import('../../src/payload.config')
 const payload = await getPayload({ config })
 let failures = 0
 const concurrency = 4

@@ -1,4 +1,4 @@
 import { fromRoot } from '../../src/config/paths'
 
-/** How tests start a TypeScript process: like `npm start` (see scripts/preload.mjs). */
-export const TSX_NODE_ARGS = ['--import', fromRoot('scripts/preload.mjs'), '--import', 'tsx']
+/** How tests start a TypeScript process, like `npm start` does (see scripts/run-ts.mjs). */
+export const TS_NODE_ARGS = ['--conditions=production', fromRoot('scripts/run-ts.mjs')]

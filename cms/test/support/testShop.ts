@@ -41,14 +41,12 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     ...options.env,
   })
 
-  const [{ getPayload }, { default: config }, { createApp }, { createLogger }, { loadEnv }] =
-    await Promise.all([
-      import('payload'),
-      import('../../src/payload.config'),
-      import('../../src/server/app'),
-      import('../../src/server/logger'),
-      import('../../src/config/env'),
-    ])
+  // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
+  const { getPayload } = await import('payload')
+  const { default: config } = await import('../../src/payload.config')
+  const { createApp } = await import('../../src/server/app')
+  const { createLogger } = await import('../../src/server/logger')
+  const { loadEnv } = await import('../../src/config/env')
   const env = loadEnv()
   const logger = createLogger(env.logLevel)
   const payload = await getPayload({ config })
