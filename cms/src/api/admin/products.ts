@@ -112,29 +112,21 @@ export function productRoutes(
     res.json(result.product)
   })
 
-  router.delete('/products/:id', async (req, res) => {
-    const id = String(req.params.id)
-    const product = isDocumentId(payload, id)
-      ? await setProductDeleted({ payload, id, deleted: true })
-      : null
-    if (!product) {
-      res.status(404).json(notFound)
-      return
+  // Soft delete and restore differ only in the marker they set.
+  const setDeleted =
+    (deleted: boolean): RequestHandler =>
+    async (req, res) => {
+      const id = String(req.params.id)
+      const product = isDocumentId(payload, id)
+        ? await setProductDeleted({ payload, id, deleted })
+        : null
+      if (!product) {
+        res.status(404).json(notFound)
+        return
+      }
+      logger.info({ productId: id }, deleted ? 'product soft-deleted' : 'product restored')
+      res.json(product)
     }
-    logger.info({ productId: id }, 'product soft-deleted')
-    res.json(product)
-  })
-
-  router.post('/products/:id/restore', async (req, res) => {
-    const id = String(req.params.id)
-    const product = isDocumentId(payload, id)
-      ? await setProductDeleted({ payload, id, deleted: false })
-      : null
-    if (!product) {
-      res.status(404).json(notFound)
-      return
-    }
-    logger.info({ productId: id }, 'product restored')
-    res.json(product)
-  })
+  router.delete('/products/:id', setDeleted(true))
+  router.post('/products/:id/restore', setDeleted(false))
 }

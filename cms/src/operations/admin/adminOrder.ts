@@ -1,47 +1,6 @@
+import type { AdminOrder, AdminPayment } from '@shop/domain'
+
 import type { Order, Payment } from '../../payload-types'
-
-/** One payment seen on the chain for an order, as the owner needs it to settle exceptions. */
-export type AdminPayment = {
-  txid: string
-  vout: number
-  satoshis: number
-  seenAt: string
-  confirmedAt: string | null
-  late: boolean
-}
-
-/** The spec's admin order (section 3) plus what an owner of a BSV shop needs to see. */
-export type AdminOrder = {
-  id: string
-  createdAt: string
-  userEmail: string
-  product: { id: number | string | null; name: string; type: 'DIGITAL' | 'PHYSICAL' }
-  /** Price paid, in EUR (historical field name). */
-  priceAtPurchaseUSD: number
-  amountSatoshiExpected: number
-  amountSatoshiReceived: number
-  /** EUR per BSV at checkout (historical field name). */
-  bsvUsdRateAtPurchase: number
-  paymentTxid: string | null
-  paymentAddress: string
-  addressIndex: number
-  gatewayExpiresAt: string
-  tokenAddress: string | null
-  status: Order['status']
-  shippingTrackingNumber: string | null
-  shippedAt: string | null
-  shippingName: string | null
-  shippingAddressLine1: string | null
-  shippingAddressLine2: string | null
-  shippingCity: string | null
-  shippingStateProvince: string | null
-  shippingPostalCode: string | null
-  shippingCountry: string | null
-  shippingPhone: string | null
-  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
-}
-
-export type AdminOrderDetail = AdminOrder & { payments: AdminPayment[] }
 
 export function toAdminOrder(order: Order): AdminOrder {
   const product = order.product
@@ -93,3 +52,5 @@ export function toAdminPayment(payment: Payment): AdminPayment {
     late: Boolean(payment.late),
   }
 }
+
+export type { AdminOrder, AdminOrderDetail, AdminPayment } from '@shop/domain'

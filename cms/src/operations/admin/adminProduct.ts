@@ -1,21 +1,7 @@
+import type { AdminProduct } from '@shop/domain'
+
 import type { Product } from '../../payload-types'
 import { coverImageUrl } from '../products/toPublicProduct'
-
-/** The spec's admin view of a product (section 3): every product, deleted ones included. */
-export type AdminProduct = {
-  id: number | string
-  name: string
-  type: 'DIGITAL' | 'PHYSICAL'
-  priceEUR: number
-  totalStock: number
-  currentStock: number
-  shortDescription: string
-  isAvailable: boolean
-  coverImageUrl: string | null
-  pdfFilename: string | null
-  createdAt: string
-  deletedAt: string | null
-}
 
 export function toAdminProduct(product: Product): AdminProduct {
   const file = product.digitalFile
@@ -35,3 +21,5 @@ export function toAdminProduct(product: Product): AdminProduct {
     deletedAt: product.deletedAt ?? null,
   }
 }
+
+export type { AdminProduct } from '@shop/domain'

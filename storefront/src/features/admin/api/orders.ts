@@ -1,44 +1,7 @@
+import type { AdminOrder, AdminOrderDetail } from '@shop/domain'
+
 import { adminRequest, isNoResponse } from './admin-client'
 import { NO_RESPONSE } from './products'
-
-export type AdminPayment = {
-  txid: string
-  vout: number
-  satoshis: number
-  seenAt: string
-  confirmedAt: string | null
-  late: boolean
-}
-
-/** The admin order of spec section 3, plus the payments and flags an owner settles. */
-export type AdminOrder = {
-  id: string
-  createdAt: string
-  userEmail: string
-  product: { id: number | string | null; name: string; type: 'DIGITAL' | 'PHYSICAL' }
-  priceAtPurchaseUSD: number
-  amountSatoshiExpected: number
-  amountSatoshiReceived: number
-  bsvUsdRateAtPurchase: number
-  paymentTxid: string | null
-  paymentAddress: string
-  addressIndex: number
-  gatewayExpiresAt: string
-  tokenAddress: string | null
-  status: string
-  shippingTrackingNumber: string | null
-  shippedAt: string | null
-  shippingName: string | null
-  shippingAddressLine1: string | null
-  shippingAddressLine2: string | null
-  shippingCity: string | null
-  shippingStateProvince: string | null
-  shippingPostalCode: string | null
-  shippingCountry: string | null
-  shippingPhone: string | null
-  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
-  payments?: AdminPayment[]
-}
 
 export type OrdersPage = { orders: AdminOrder[]; totalPages: number; currentPage: number }
 
@@ -56,9 +19,9 @@ export async function getOrders(page = 1): Promise<OrdersPage> {
   return data as OrdersPage
 }
 
-export async function getOrder(id: string): Promise<AdminOrder> {
+export async function getOrder(id: string): Promise<AdminOrderDetail> {
   try {
-    return await adminRequest<AdminOrder>(
+    return await adminRequest<AdminOrderDetail>(
       'GET',
       `/orders/${encodeURIComponent(id)}`,
       `Failed to fetch order ${id}.`,
@@ -70,7 +33,7 @@ export async function getOrder(id: string): Promise<AdminOrder> {
 }
 
 export const markShipped = (id: string, trackingNumber: string) =>
-  adminRequest<AdminOrder>(
+  adminRequest<AdminOrderDetail>(
     'POST',
     `/orders/${encodeURIComponent(id)}/ship`,
     'Failed to mark order as shipped.',
@@ -91,3 +54,5 @@ export function statusTone(status: string): StatusTone {
   if (s.includes('paid') || s.includes('processing')) return 'success'
   return 'neutral'
 }
+
+export type { AdminOrder, AdminOrderDetail, AdminPayment } from '@shop/domain'

@@ -1,20 +1,6 @@
-import { adminRequest, isNoResponse } from './admin-client'
+import type { AdminProduct } from '@shop/domain'
 
-/** The admin view of a product (spec section 3). */
-export type AdminProduct = {
-  id: number | string
-  name: string
-  type: 'DIGITAL' | 'PHYSICAL'
-  priceEUR: number
-  totalStock: number
-  currentStock: number
-  shortDescription: string
-  isAvailable: boolean
-  coverImageUrl: string | null
-  pdfFilename: string | null
-  createdAt: string
-  deletedAt: string | null
-}
+import { adminRequest, isNoResponse } from './admin-client'
 
 export const NO_RESPONSE = 'No response from server. Please check your network connection.'
 
@@ -90,3 +76,5 @@ export function sortForAdmin(products: AdminProduct[]): AdminProduct[] {
     return b.createdAt.localeCompare(a.createdAt)
   })
 }
+
+export type { AdminProduct } from '@shop/domain'

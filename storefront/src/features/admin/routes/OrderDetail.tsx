@@ -8,7 +8,7 @@ import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 
-import type { AdminOrder } from '../api/orders'
+import type { AdminOrderDetail } from '../api/orders'
 import { getOrder, markShipped } from '../api/orders'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import {
@@ -230,8 +230,8 @@ function ShipForm({
   order,
   onShipped,
 }: {
-  order: AdminOrder
-  onShipped: (order: AdminOrder) => void
+  order: AdminOrderDetail
+  onShipped: (order: AdminOrderDetail) => void
 }) {
   const [trackingNumber, setTrackingNumber] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -1,0 +1,66 @@
+import type { OrderStatus } from './order-status'
+
+/**
+ * The shapes the admin API answers with (spec section 3, admin views), shared by the server
+ * that builds them and the admin screens that read them.
+ */
+
+/** The spec's admin view of a product: every product, deleted ones included. */
+export type AdminProduct = {
+  id: number | string
+  name: string
+  type: 'DIGITAL' | 'PHYSICAL'
+  priceEUR: number
+  totalStock: number
+  currentStock: number
+  shortDescription: string
+  isAvailable: boolean
+  coverImageUrl: string | null
+  pdfFilename: string | null
+  createdAt: string
+  deletedAt: string | null
+}
+
+/** One payment seen on the chain for an order, as the owner needs it to settle exceptions. */
+export type AdminPayment = {
+  txid: string
+  vout: number
+  satoshis: number
+  seenAt: string
+  confirmedAt: string | null
+  late: boolean
+}
+
+/** The spec's admin order plus what an owner of a BSV shop needs to see. */
+export type AdminOrder = {
+  id: string
+  createdAt: string
+  userEmail: string
+  product: { id: number | string | null; name: string; type: 'DIGITAL' | 'PHYSICAL' }
+  /** Price paid, in EUR (historical field name). */
+  priceAtPurchaseUSD: number
+  amountSatoshiExpected: number
+  amountSatoshiReceived: number
+  /** EUR per BSV at checkout (historical field name). */
+  bsvUsdRateAtPurchase: number
+  paymentTxid: string | null
+  paymentAddress: string
+  addressIndex: number
+  gatewayExpiresAt: string
+  tokenAddress: string | null
+  status: OrderStatus
+  shippingTrackingNumber: string | null
+  shippedAt: string | null
+  shippingName: string | null
+  shippingAddressLine1: string | null
+  shippingAddressLine2: string | null
+  shippingCity: string | null
+  shippingStateProvince: string | null
+  shippingPostalCode: string | null
+  shippingCountry: string | null
+  shippingPhone: string | null
+  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
+}
+
+/** One order with every payment received (GET /api/admin/orders/{id}). */
+export type AdminOrderDetail = AdminOrder & { payments: AdminPayment[] }
