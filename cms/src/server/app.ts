@@ -8,6 +8,7 @@ import type { Payload } from 'payload'
 
 import { apiRouter } from '../api'
 import { downloadRouter } from '../api/download'
+import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import type { Logger } from './logger'
@@ -76,6 +77,7 @@ export function createApp({
 
   app.use('/api', storefrontCsp, apiRouter({ payload, logger }))
   app.use('/download', storefrontCsp, downloadRouter({ payload, logger }))
+  app.use('/test-mode', storefrontCsp, testModeOutboxRouter({ payload, logger }))
 
   // Public uploads: book covers and the documents editors publish (papers, public key).
   const staticOptions = {

@@ -60,6 +60,7 @@ export async function startWebProcess({
       { email: demoAdmin.email, password: demoAdmin.password },
       'test mode: demo admin (sign in at /admin or /cms)',
     )
+    logger.info(`test mode: buyer e-mails at ${env.publicUrl}/test-mode/outbox`)
   }
 
   let stopping = false

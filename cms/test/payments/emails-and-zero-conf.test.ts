@@ -129,6 +129,26 @@ describe('buyer e-mails', () => {
     ).toHaveLength(1)
   })
 
+  it('shows every message, rendered as sent, on the test-mode outbox page', async () => {
+    const orderId = await createOrder(h.shop, pdfId, { userEmail: 'outbox@example.com' })
+    await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    await mailFor(orderId, /Subject: Payment received/)
+    const page = await fetch(`${h.shop.url}/test-mode/outbox`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+    const html = await page.text()
+    const section = html.slice(html.indexOf('outbox@example.com') - 400)
+    expect(section).toContain(`Payment received: `)
+    expect(section).toContain(`Your order for `)
+    expect(html).toContain(`<a href="http://shop.test/pay/${orderId}">`)
+    const link = new RegExp(`<a href="http://shop\\.test(/download/pdf/[A-Za-z0-9_-]{43})">`).exec(
+      html,
+    )?.[1]
+    expect(link).toBe((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.downloadUrl)
+    // Message text is escaped, never markup.
+    expect(html).not.toMatch(/<script/i)
+  })
+
   it('keeps orders flowing while SMTP fails, then delivers every message once', async () => {
     failing = true
     const orderId = await createOrder(h.shop, printedId, { userEmail: 'patient@example.com' })

@@ -5,7 +5,7 @@ import type { Order } from '../../payload-types'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string): string =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,

@@ -17,7 +17,8 @@ type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
 /**
  * Sends the outbox's due messages (the payment worker calls this every pass). A message is
  * marked sent only after the transport accepted it; a failure schedules a retry with backoff.
- * Without SMTP (test mode) the message is written to the log: that log is the developer's outbox.
+ * Without SMTP (test mode) nothing leaves the machine: the message is logged and shown on the
+ * test-mode outbox page (/test-mode/outbox).
  */
 export async function sendPendingEmails({
   payload,
