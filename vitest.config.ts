@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
 
-/** One Vitest run, five projects; `npm test` runs them after lint, typecheck and build. */
+/** One Vitest run, six projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
   test: {
     projects: [
@@ -50,6 +50,17 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // Hostile input, faults and load (issue 7); HARDENING_* settings bound the long parts.
+          name: 'hardening',
+          include: ['hardening/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 900_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -130,6 +130,50 @@ describe('GET /api/products/:id', () => {
   )
 })
 
+describe('the catalogue cache', () => {
+  type Listed = { id: number; currentStock: number; name: string }
+  const stockOf = async (id: number) => {
+    const list = (await getJson('/api/products')).body as Listed[]
+    const one = (await getJson(`/api/products/${id}`)).body as Listed
+    return { list: list.find((p) => p.id === id)?.currentStock, one: one.currentStock }
+  }
+
+  it('shows every change on the next request, whoever made it', async () => {
+    const [first] = (await getJson('/api/products')).body as Listed[]
+    const id = first!.id
+    // An edit through Payload (the admin API and /cms both end here).
+    await shop.payload.update({ collection: slugs.products, id, data: { currentStock: 41 } })
+    expect(await stockOf(id)).toEqual({ list: 41, one: 41 })
+    // A raw write from another process (checkout's reservation, the worker's release).
+    const { reserveStock } = await import('../src/db/atomic')
+    expect(await reserveStock({ payload: shop.payload, productId: id })).toBe(true)
+    expect(await stockOf(id)).toEqual({ list: 40, one: 40 })
+    await shop.payload.update({ collection: slugs.products, id, data: { name: 'Renamed' } })
+    expect(((await getJson(`/api/products/${id}`)).body as Listed).name).toBe('Renamed')
+    await shop.payload.update({ collection: slugs.products, id, data: { isAvailable: false } })
+    expect((await getJson(`/api/products/${id}`)).status).toBe(404)
+    await shop.payload.update({ collection: slugs.products, id, data: { isAvailable: true } })
+  })
+
+  it('answers a matching If-None-Match with 304 and no body', async () => {
+    const first = await fetch(`${shop.url}/api/products`)
+    const etag = first.headers.get('etag')
+    expect(etag).toMatch(/^".+"$/)
+    const again = await fetch(`${shop.url}/api/products`, { headers: { 'if-none-match': etag! } })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    const [product] = (await first.json()) as Listed[]
+    await shop.payload.update({
+      collection: slugs.products,
+      id: product!.id,
+      data: { currentStock: product!.currentStock + 1 },
+    })
+    const changed = await fetch(`${shop.url}/api/products`, { headers: { 'if-none-match': etag! } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(etag)
+  })
+})
+
 describe('site content endpoints', () => {
   it('serves the nine papers with English and Italian links', async () => {
     const { body } = await getJson('/api/papers')

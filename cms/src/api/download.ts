@@ -3,10 +3,12 @@ import path from 'node:path'
 import { Router } from 'express'
 import type { Payload } from 'payload'
 
+import { slugs } from '../collections/slugs'
 import { env } from '../config/runtime'
 import { consumeDownloadUse } from '../db/atomic'
 import { hashDownloadToken } from '../operations/fulfilment/downloadTokens'
 import { digitalFilePathOf } from '../operations/fulfilment/fulfilOrder'
+import type { DownloadToken } from '../payload-types'
 import type { Logger } from '../server/logger'
 
 const page = (title: string, message: string) =>
@@ -37,6 +39,23 @@ const MESSAGES = {
   ],
 } as const
 
+/** Whether a link works, without using it (for HEAD: link checkers and mail scanners). */
+async function downloadLinkState(
+  payload: Payload,
+  tokenHash: string,
+): Promise<'ok' | keyof typeof MESSAGES> {
+  const found = await payload.find({
+    collection: slugs.downloadTokens,
+    where: { tokenHash: { equals: tokenHash } },
+    limit: 1,
+    depth: 0,
+  })
+  const token = found.docs[0] as DownloadToken | undefined
+  if (!token) return 'unknown'
+  if (new Date(token.expiresAt).getTime() <= Date.now()) return 'expired'
+  return token.uses >= token.maxUses ? 'used-up' : 'ok'
+}
+
 /** GET /download/pdf/:token: streams the purchased file, consuming one use atomically. */
 export function downloadRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
   const router = Router()
@@ -49,6 +68,10 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
       res.status(status).type('html').send(page(title, message))
     }
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return reply('unknown')
+    if (req.method === 'HEAD') {
+      const state = await downloadLinkState(payload, hashDownloadToken(token))
+      return state === 'ok' ? res.status(200).end() : reply(state)
+    }
     const use = await consumeDownloadUse({ payload, tokenHash: hashDownloadToken(token) })
     if (!use.ok) return reply(use.reason)
     const file = await digitalFilePathOf({
@@ -63,7 +86,17 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
     logger.info({ orderId: use.orderId }, 'download served')
     res.attachment(path.basename(file.filename))
     res.type(file.mimeType)
-    res.sendFile(file.filePath, { dotfiles: 'deny' })
+    // A use is spent: the whole book is sent whatever the request asks. A range or a condition
+    // (answered 206, 304, 412 or 416) would spend the use without delivering it.
+    for (const header of [
+      'range',
+      'if-match',
+      'if-none-match',
+      'if-modified-since',
+      'if-unmodified-since',
+    ])
+      delete req.headers[header]
+    res.sendFile(file.filePath, { dotfiles: 'deny', acceptRanges: false })
   })
   return router
 }

@@ -14,11 +14,11 @@ export const ADDRESS_INDEX_COUNTER = 'address-index'
 
 type Engine = 'sqlite' | 'mongodb'
 
-function engineOf(payload: Payload): Engine {
+export function engineOf(payload: Payload): Engine {
   return payload.db.name === 'mongoose' ? 'mongodb' : 'sqlite'
 }
 
-function sqlite(payload: Payload): Client {
+export function sqlite(payload: Payload): Client {
   const client = (payload.db as unknown as { client?: Client }).client
   if (!client) throw new Error('The SQLite client is not connected.')
   return client

@@ -2,6 +2,7 @@ import express from 'express'
 import type { Express, RequestHandler } from 'express'
 import fs from 'node:fs'
 import path from 'node:path'
+import compression from 'compression'
 import helmet from 'helmet'
 import { pinoHttp } from 'pino-http'
 import type { Payload } from 'payload'
@@ -68,6 +69,14 @@ export function createApp({
       autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
       customLogLevel: (_req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    }),
+  )
+
+  // gzip for the storefront's files, pages and API answers over 1 KB; Next compresses its own.
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !/^\/(cms|_next)(\/|$)/.test(req.path) && compression.filter(req, res),
     }),
   )
 

@@ -13,10 +13,13 @@ export async function queueOrderEmail({
   payload,
   orderId,
   kind,
+  to,
 }: {
   payload: Payload
   orderId: string
   kind: EmailKind
+  /** The buyer's address when the caller has it (saves reading the order). */
+  to?: string
 }): Promise<boolean> {
   const key = `${kind}:${orderId}`
   try {
@@ -25,18 +28,18 @@ export async function queueOrderEmail({
       where: { key: { equals: key } },
     })
     if (existing.totalDocs > 0) return false
-    const order = (await payload.findByID({
-      collection: slugs.orders,
-      id: orderId,
-      depth: 0,
-    })) as Order
+    const recipient =
+      to ??
+      ((await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order)
+        .userEmail
     await payload.create({
       collection: slugs.emailOutbox,
+      depth: 0,
       data: {
         key,
         kind,
         order: orderId,
-        to: order.userEmail,
+        to: recipient,
         status: 'pending',
         attempts: 0,
         nextAttemptAt: new Date().toISOString(),
@@ -56,11 +59,12 @@ export async function queueOrderEmail({
 export const queueOrderCreatedEmail = ({
   payload,
   orderId,
+  to,
 }: {
   payload: Payload
   orderId: string
-  env?: unknown
-}) => queueOrderEmail({ payload, orderId, kind: 'order-created' })
+  to?: string
+}) => queueOrderEmail({ payload, orderId, kind: 'order-created', to })
 
 export const queueOrderPaidEmail = ({ payload, orderId }: { payload: Payload; orderId: string }) =>
   queueOrderEmail({ payload, orderId, kind: 'order-paid' })

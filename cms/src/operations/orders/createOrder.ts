@@ -105,6 +105,7 @@ export async function createOrder({
     ) => (physical ? input[field]?.trim() || null : null)
     const order = await payload.create({
       collection: slugs.orders,
+      depth: 0,
       data: {
         status: 'AWAITING_PAYMENT',
         product: product.id,
@@ -135,7 +136,7 @@ export async function createOrder({
     throw error
   }
 
-  await queueOrderCreatedEmail({ payload, env, orderId })
+  await queueOrderCreatedEmail({ payload, orderId, to: email })
   return { orderId }
 }
 

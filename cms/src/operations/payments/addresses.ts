@@ -21,12 +21,31 @@ export function deriveP2PKHAddress({
   path: string
   network: BsvNetwork
 }): string {
+  // The parent of the last step (m/0 for order addresses) is cached: one derivation per address.
+  const cut = path.lastIndexOf('/')
+  const last = path.slice(cut + 1)
+  const parentPath = path.slice(0, cut)
+  if (cut > 1 && /^\d+$/.test(last)) {
+    const key = `${xpub}|${parentPath}`
+    let parent = hdCache.get(key)
+    if (!parent) {
+      parent = rootOf(xpub).derive(parentPath)
+      hdCache.set(key, parent)
+    }
+    return parent.deriveChild(Number(last)).pubKey.toAddress(toNetwork(network))
+  }
+  return rootOf(xpub).derive(path).pubKey.toAddress(toNetwork(network))
+}
+
+const toNetwork = (network: BsvNetwork) => (network === 'main' ? 'mainnet' : 'testnet')
+
+function rootOf(xpub: string): HD {
   let root = hdCache.get(xpub)
   if (!root) {
     root = HD.fromString(xpub)
     hdCache.set(xpub, root)
   }
-  return root.derive(path).pubKey.toAddress(network === 'main' ? 'mainnet' : 'testnet')
+  return root
 }
 
 /** The payment address of an order: BIP32 path m/0/index of the owner's xpub (receive chain). */

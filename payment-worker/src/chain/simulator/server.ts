@@ -15,6 +15,7 @@ import { ChainRejection, createChainState } from './chain-state'
  *   POST /simulator/mine { blocks? }            -> { height }
  *   POST /simulator/faucet { address, satoshis } -> { txid } (coinbase-style funding)
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
+ *   GET  /healthz                                -> { ok, height, apiRequests }
  */
 
 export type ChainSimulator = {
@@ -65,6 +66,8 @@ export async function startChainSimulator({
 } = {}): Promise<ChainSimulator> {
   const state = createChainState({ network, file: stateFile })
   let outage = false
+  /** WhatsOnChain API calls answered so far (the benchmark's calls-per-minute count). */
+  let apiRequests = 0
   const prefix = `/v1/bsv/${network}`
 
   const send = (
@@ -107,9 +110,11 @@ export async function startChainSimulator({
       outage = Boolean(((await readJson(req)) as { on?: boolean }).on)
       return send(res, 200, {})
     }
-    if (path === '/healthz') return send(res, 200, { ok: true, height: state.height })
+    if (path === '/healthz')
+      return send(res, 200, { ok: true, height: state.height, apiRequests })
 
     if (!path.startsWith(`${prefix}/`)) return send(res, 404, 'Not found', 'text')
+    apiRequests += 1
     if (outage) return send(res, 503, 'Service unavailable (simulated outage)', 'text')
     const route = path.slice(prefix.length)
 
