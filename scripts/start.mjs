@@ -32,7 +32,12 @@ function buildIfStale({ name, output, sources, command }) {
   const changed = Math.max(...sources.map((s) => newestMtime(path.join(root, s))))
   if (built >= changed) return
   console.log(`[start] building ${name} (${built ? 'sources changed' : 'first run'})...`)
-  execFileSync('npm', ['run', ...command], { cwd: root, env, stdio: 'inherit' })
+  // Always a production build: with NODE_ENV=development Vite would bundle React's dev build.
+  execFileSync('npm', ['run', ...command], {
+    cwd: root,
+    env: { ...env, NODE_ENV: 'production' },
+    stdio: 'inherit',
+  })
 }
 
 if (!dev) {

@@ -182,7 +182,12 @@ export async function settleOrder({
   }
   if (Object.keys(data).length === 0) return order
 
-  const updated = (await payload.update({ collection: slugs.orders, id: order.id, data })) as Order
+  const updated = (await payload.update({
+    collection: slugs.orders,
+    id: order.id,
+    depth: 0,
+    data,
+  })) as Order
   if (move) {
     logger.info(
       { orderId: order.id, from, to, received: derived.received, due: order.amountSatoshiExpected },

@@ -7,17 +7,25 @@ import type { Env } from '../../cms/src/config/env'
 import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
 import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
 import type { Order } from '../../cms/src/payload-types'
-import type { ChainSource } from './chain/types'
+import type { ChainSource, HistoryScope } from './chain/types'
 import { MAX_ADDRESSES_PER_CALL } from './chain/types'
 import { recordPayments, settleOrder } from './process-order'
 
 /**
- * The payment worker's loop: every tick it picks the orders that are due for a look (fresh
- * orders every WORKER_FAST_POLL_MS, older and expired ones less often, all of them when a new
- * block arrives), asks the chain about their addresses 20 at a time, records payments, settles
- * statuses, fulfils paid orders and sends queued e-mails. A failing chain source is retried
- * with exponential backoff; nothing is lost because every decision is re-derived from the
- * database on the next pass.
+ * The payment worker's loop. It keeps the watched orders in memory (all of them reloaded every
+ * minute, new ones picked up every pass) and spends a budget of chain calls per pass, so it
+ * never asks WhatsOnChain more than WOC_MAX_REQUESTS_PER_SECOND (3 without a key) however many
+ * orders are open:
+ * - fresh orders (awaiting payment, created in the last 15 minutes) first, every
+ *   WORKER_FAST_POLL_MS, with one mempool-only call per 20 addresses (a payment shows up there
+ *   first);
+ * - every new block triggers a full look (confirmed and unconfirmed) at the orders that have
+ *   money on the way and at those seen only in the mempool since the previous block;
+ * - older and expired orders (late payments) with intervals growing with their age, up to an
+ *   hour, from a reserved share of the budget.
+ * It records payments, settles statuses, fulfils paid orders and sends queued e-mails. A failing
+ * chain source is retried with exponential backoff; nothing is lost because every decision is
+ * re-derived from the database on the next look.
  */
 
 export type WorkerSettings = Pick<
@@ -30,6 +38,7 @@ export type WorkerSettings = Pick<
   | 'publicUrl'
   | 'workerFastPollMs'
   | 'workerSlowPollMs'
+  | 'wocMaxRequestsPerSecond'
 > & { logEmails: boolean; emailRetryBaseMs?: number }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -44,9 +53,41 @@ export type PaymentWorker = {
 
 const FRESH_ORDER_MS = 15 * 60_000
 const MAX_BACKOFF_MS = 30_000
+const MAX_OLD_INTERVAL_MS = 60 * 60_000
+const FULL_RELOAD_MS = 60_000
+/** New orders are looked up with this overlap, for commits that land after later timestamps. */
+const NEW_ORDER_OVERLAP_MS = 30_000
+/** Older orders get one call every this many passes when fresh ones use the whole budget. */
+const OLD_SHARE_EVERY_PASSES = 3
 
 /** Test hook: `WORKER_CRASH_AT=after-record` exits the process right after payments are recorded. */
 const crashPoint = process.env.WORKER_CRASH_AT
+
+/** What the worker keeps in memory about a watched order. */
+type Watched = {
+  id: string
+  address: string
+  createdAt: number
+  expiresAt: number
+  status: string
+  /** Money has arrived: confirmations matter, so each new block triggers a full look. */
+  funded: boolean
+  nextCheck: number
+  /** Looked at in the mempool only since the last block. */
+  mempoolOnly: boolean
+  /** A new block came: the next look must include confirmed transactions. */
+  fullLookDue: boolean
+}
+
+const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
+
+const WATCH_FIELDS = {
+  paymentAddress: true,
+  createdAt: true,
+  gatewayExpiresAt: true,
+  status: true,
+  amountSatoshiReceived: true,
+} as const
 
 export function startPaymentWorker({
   payload,
@@ -61,25 +102,85 @@ export function startPaymentWorker({
   logger: Log
   autoStart?: boolean
 }): PaymentWorker {
-  const nextCheck = new Map<string, number>()
+  const watch = new Map<string, Watched>()
+  let lastFullReload = 0
+  let newestCreatedAt = 0
   let lastTip = -1
+  let lastTipCheck = 0
+  let passes = 0
+  let backlog = false
   let failures = 0
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let passWaiters: (() => void)[] = []
 
-  const intervalFor = (order: Order, now: number) => {
-    if (order.status === 'EXPIRED') return settings.workerSlowPollMs
-    const age = now - new Date(order.createdAt).getTime()
-    return age < FRESH_ORDER_MS ? settings.workerFastPollMs : settings.workerSlowPollMs
+  const tipPollMs = Math.min(settings.workerSlowPollMs, 5000)
+  const callsPerPass = Math.max(
+    2,
+    Math.round(
+      (settings.wocMaxRequestsPerSecond * Math.max(settings.workerFastPollMs, 1000)) / 1000,
+    ),
+  )
+
+  const isFresh = (w: Watched, now: number) =>
+    isOpen(w.status) && now < w.expiresAt && now - w.createdAt < FRESH_ORDER_MS
+
+  const scopeOf = (w: Watched, now: number): HistoryScope =>
+    isFresh(w, now) && !w.fullLookDue && w.status !== 'PAYMENT_DETECTED' ? 'unconfirmed' : 'all'
+
+  const intervalFor = (w: Watched, now: number) => {
+    let interval: number
+    if (w.status === 'PAYMENT_DETECTED') interval = settings.workerSlowPollMs
+    else if (isFresh(w, now)) interval = settings.workerFastPollMs
+    else
+      interval = Math.min(
+        MAX_OLD_INTERVAL_MS,
+        Math.max(settings.workerSlowPollMs, (now - w.createdAt) / 4),
+      )
+    // An open order is looked at again the moment it expires.
+    if (isOpen(w.status) && w.expiresAt > now) interval = Math.min(interval, w.expiresAt - now)
+    return interval
   }
 
-  async function loadWatchedOrders(now: Date): Promise<Order[]> {
-    const windowStart = new Date(
-      now.getTime() - settings.monitoringWindowHours * 3_600_000,
-    ).toISOString()
-    const where: Where = {
+  function track(
+    order: Pick<
+      Order,
+      | 'id'
+      | 'paymentAddress'
+      | 'createdAt'
+      | 'gatewayExpiresAt'
+      | 'status'
+      | 'amountSatoshiReceived'
+    >,
+    now: number,
+  ) {
+    const known = watch.get(order.id)
+    const createdAt = new Date(order.createdAt).getTime()
+    newestCreatedAt = Math.max(newestCreatedAt, createdAt)
+    const entry: Watched = known ?? {
+      id: order.id,
+      address: order.paymentAddress,
+      createdAt,
+      expiresAt: new Date(order.gatewayExpiresAt).getTime(),
+      status: order.status,
+      funded: false,
+      nextCheck: now,
+      mempoolOnly: false,
+      fullLookDue: false,
+    }
+    entry.status = order.status
+    entry.funded = (order.amountSatoshiReceived ?? 0) > 0
+    if (!known) {
+      // Older orders found at start are spread over their interval instead of all at once.
+      if (!isFresh(entry, now)) entry.nextCheck = now + Math.random() * intervalFor(entry, now)
+      watch.set(order.id, entry)
+    }
+  }
+
+  function watchedWhere(now: number): Where {
+    const windowStart = new Date(now - settings.monitoringWindowHours * 3_600_000).toISOString()
+    return {
       or: [
         { status: { in: [...OPEN_ORDER_STATUSES] } },
         {
@@ -88,18 +189,41 @@ export function startPaymentWorker({
             { gatewayExpiresAt: { greater_than: windowStart } },
           ],
         },
-        { and: [{ status: { equals: 'PAID' } }, { fulfilledAt: { exists: false } }] },
       ],
     }
-    const found = await payload.find({
-      collection: slugs.orders,
-      where,
-      limit: 2000,
-      depth: 0,
-      pagination: false,
-      sort: '-createdAt',
+  }
+
+  async function findWatched(where: Where) {
+    const docs: Order[] = []
+    for (let page = 1; ; page += 1) {
+      const found = await payload.find({
+        collection: slugs.orders,
+        where,
+        select: WATCH_FIELDS,
+        depth: 0,
+        limit: 1000,
+        page,
+        sort: 'createdAt',
+      })
+      docs.push(...(found.docs as Order[]))
+      if (!found.hasNextPage) return docs
+    }
+  }
+
+  async function refreshWatchList(now: number) {
+    if (now - lastFullReload >= FULL_RELOAD_MS) {
+      const orders = await findWatched(watchedWhere(now))
+      const ids = new Set(orders.map((o) => o.id))
+      for (const id of watch.keys()) if (!ids.has(id)) watch.delete(id)
+      for (const order of orders) track(order, now)
+      lastFullReload = now
+      return
+    }
+    const since = new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString()
+    const orders = await findWatched({
+      and: [watchedWhere(now), { createdAt: { greater_than: since } }],
     })
-    return found.docs as Order[]
+    for (const order of orders) if (!watch.has(order.id)) track(order, now)
   }
 
   async function fulfil(order: Order) {
@@ -117,49 +241,136 @@ export function startPaymentWorker({
     })
   }
 
-  async function pass() {
-    const now = new Date()
-    const orders = await loadWatchedOrders(now)
-    const watched = new Set(orders.map((o) => o.id))
-    for (const id of nextCheck.keys()) if (!watched.has(id)) nextCheck.delete(id)
+  /** Paid but not fulfilled (a crash between the two, or a retried ERROR_FULFILLMENT). */
+  async function fulfilPending() {
+    const pending = await payload.find({
+      collection: slugs.orders,
+      where: { and: [{ status: { equals: 'PAID' } }, { fulfilledAt: { exists: false } }] },
+      depth: 0,
+      limit: 100,
+      pagination: false,
+    })
+    for (const order of pending.docs as Order[]) await fulfil(order)
+  }
 
-    // Paid but not fulfilled (a crash between the two, or a retried ERROR_FULFILLMENT).
-    for (const order of orders.filter((o) => o.status === 'PAID' && !o.fulfilledAt))
-      await fulfil(order)
-
-    const chainOrders = orders.filter((o) => o.status !== 'PAID')
-    if (chainOrders.length > 0) {
-      const tip = await chain.getTipHeight()
-      const newBlock = tip !== lastTip
-      const due = chainOrders.filter((o) => newBlock || (nextCheck.get(o.id) ?? 0) <= now.getTime())
-      for (let i = 0; i < due.length; i += MAX_ADDRESSES_PER_CALL) {
-        const batch = due.slice(i, i + MAX_ADDRESSES_PER_CALL)
-        const histories = await chain.getAddressHistories(batch.map((o) => o.paymentAddress))
-        for (const order of batch) {
-          const payments = await recordPayments({
-            payload,
-            order,
-            transactions: histories.get(order.paymentAddress) ?? [],
-            getTransactionHex: (txid) => chain.getTransactionHex(txid),
-            logger,
-          })
-          if (crashPoint === 'after-record' && payments.length > 0) {
-            logger.warn({ orderId: order.id }, 'test hook: crashing after recording payments')
-            process.exit(86)
-          }
-          const settled = await settleOrder({
-            payload,
-            order,
-            payments,
-            tipHeight: tip,
-            settings: { confirmationsRequired: settings.confirmationsRequired },
-            logger,
-          })
-          if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
-          nextCheck.set(order.id, Date.now() + intervalFor(settled, Date.now()))
-        }
+  /** The batches of this pass: fresh orders first, older ones from their share of the budget. */
+  function planBatches(now: number): { scope: HistoryScope; orders: Watched[] }[] {
+    const due = [...watch.values()]
+      .filter((w) => w.nextCheck <= now)
+      .sort((a, b) => a.nextCheck - b.nextCheck)
+    const fresh = due.filter((w) => isFresh(w, now))
+    const older = due.filter((w) => !isFresh(w, now))
+    const batchesOf = (list: Watched[]) => {
+      const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
+      for (const w of list) byScope[scopeOf(w, now)].push(w)
+      const batches: { scope: HistoryScope; orders: Watched[] }[] = []
+      for (const scope of ['all', 'unconfirmed'] as const)
+        for (let i = 0; i < byScope[scope].length; i += MAX_ADDRESSES_PER_CALL)
+          batches.push({ scope, orders: byScope[scope].slice(i, i + MAX_ADDRESSES_PER_CALL) })
+      return batches
+    }
+    const cost = (b: { scope: HistoryScope }) => (b.scope === 'all' ? 2 : 1)
+    const freshBatches = batchesOf(fresh)
+    const olderBatches = batchesOf(older)
+    const plan: typeof freshBatches = []
+    let budget = callsPerPass
+    const take = (batches: typeof freshBatches) => {
+      while (batches.length > 0 && cost(batches[0]!) <= budget) {
+        budget -= cost(batches[0]!)
+        plan.push(batches.shift()!)
       }
-      lastTip = tip
+    }
+    // Older orders' share: one batch now and then, even when fresh ones would use everything.
+    if (olderBatches.length > 0 && passes % OLD_SHARE_EVERY_PASSES === 0) {
+      const first = olderBatches.shift()!
+      plan.push(first)
+      budget -= cost(first)
+    }
+    take(freshBatches)
+    take(olderBatches)
+    backlog = freshBatches.length + olderBatches.length > 0
+    return plan
+  }
+
+  async function look(batch: { scope: HistoryScope; orders: Watched[] }) {
+    const histories = await chain.getAddressHistories(
+      batch.orders.map((w) => w.address),
+      batch.scope,
+    )
+    for (const w of batch.orders) {
+      const now = Date.now()
+      const transactions = histories.get(w.address) ?? []
+      const atExpiry = isOpen(w.status) && now >= w.expiresAt
+      w.mempoolOnly = batch.scope === 'unconfirmed'
+      if (batch.scope === 'all') w.fullLookDue = false
+      // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
+      if (transactions.length === 0 && !w.funded && !(atExpiry && batch.scope === 'all')) {
+        w.nextCheck = now + intervalFor(w, now)
+        continue
+      }
+      const order = (await payload.findByID({
+        collection: slugs.orders,
+        id: w.id,
+        depth: 0,
+        disableErrors: true,
+      })) as Order | null
+      if (!order) {
+        watch.delete(w.id)
+        continue
+      }
+      const payments = await recordPayments({
+        payload,
+        order,
+        transactions,
+        getTransactionHex: (txid) => chain.getTransactionHex(txid),
+        logger,
+      })
+      if (crashPoint === 'after-record' && payments.length > 0) {
+        logger.warn({ orderId: order.id }, 'test hook: crashing after recording payments')
+        process.exit(86)
+      }
+      const settled = await settleOrder({
+        payload,
+        order,
+        payments,
+        tipHeight: lastTip,
+        settings: { confirmationsRequired: settings.confirmationsRequired },
+        logger,
+      })
+      if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
+      if (!isOpen(settled.status) && settled.status !== 'EXPIRED') {
+        watch.delete(w.id)
+        continue
+      }
+      w.status = settled.status
+      w.funded = (settled.amountSatoshiReceived ?? 0) > 0
+      w.nextCheck = Date.now() + intervalFor(w, Date.now())
+    }
+  }
+
+  async function pass() {
+    const now = Date.now()
+    passes += 1
+    await refreshWatchList(now)
+    await fulfilPending()
+
+    if (watch.size > 0) {
+      if (lastTip < 0 || now - lastTipCheck >= tipPollMs) {
+        const tip = await chain.getTipHeight()
+        lastTipCheck = now
+        if (lastTip >= 0 && tip !== lastTip) {
+          for (const w of watch.values()) {
+            if (w.funded || w.mempoolOnly) {
+              w.fullLookDue = true
+              w.nextCheck = 0
+            }
+          }
+        }
+        lastTip = tip
+      }
+      for (const batch of planBatches(Date.now())) await look(batch)
+    } else {
+      backlog = false
     }
 
     await sendPendingEmails({
@@ -186,9 +397,12 @@ export function startPaymentWorker({
     }
   }
 
+  // More is due than one pass may ask: go on at once (the client still spaces the calls).
   const delay = () =>
     failures === 0
-      ? settings.workerFastPollMs
+      ? backlog
+        ? 0
+        : settings.workerFastPollMs
       : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
 
   const schedule = () => {

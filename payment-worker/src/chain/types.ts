@@ -6,11 +6,19 @@ export type AddressTransaction = {
   height: number | null
 }
 
+export type HistoryScope = 'all' | 'unconfirmed'
+
 export type ChainSource = {
   /** Height of the best block. */
   getTipHeight: () => Promise<number>
-  /** Every transaction touching each address (confirmed and unconfirmed); at most 20 addresses. */
-  getAddressHistories: (addresses: readonly string[]) => Promise<Map<string, AddressTransaction[]>>
+  /**
+   * The transactions touching each address, at most 20 addresses: confirmed and unconfirmed
+   * ('all', two calls), or only those in the mempool ('unconfirmed', one call).
+   */
+  getAddressHistories: (
+    addresses: readonly string[],
+    scope?: HistoryScope,
+  ) => Promise<Map<string, AddressTransaction[]>>
   /** Raw transaction hex (exact satoshis come from here, never from float fields). */
   getTransactionHex: (txid: string) => Promise<string>
   /** Broadcasts a signed transaction; returns its txid. */

@@ -110,14 +110,14 @@ export function createWhatsOnChainClient(
         throw new ChainSourceError('WhatsOnChain chain/info: no block height')
       return info.blocks
     },
-    async getAddressHistories(addresses) {
+    async getAddressHistories(addresses, scope = 'all') {
       if (addresses.length > MAX_ADDRESSES_PER_CALL)
         throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
       const result = new Map<string, AddressTransaction[]>(addresses.map((a) => [a, []]))
       if (addresses.length === 0) return result
       // Unconfirmed first: a transaction mined between the two calls is then seen at least once.
       const unconfirmed = await bulkHistory('unconfirmed', addresses)
-      const confirmed = await bulkHistory('confirmed', addresses)
+      const confirmed = scope === 'all' ? await bulkHistory('confirmed', addresses) : []
       for (const entry of [...confirmed, ...unconfirmed]) {
         if (entry.error)
           throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)

@@ -44,7 +44,12 @@ const productForm: RequestHandler = (() => {
         res.status(error.code === 'LIMIT_FILE_SIZE' ? 413 : 400).json({ errors: [{ path, msg }] })
         return
       }
-      next(error)
+      // Files stay in memory, so any other error is the body itself: no boundary, a broken part.
+      res.status(400).json({
+        errors: [
+          { path: 'form', msg: 'The form could not be read: the multipart body is malformed.' },
+        ],
+      })
     })
   }
 })()

@@ -4,12 +4,14 @@ import { anyone } from '../../access/anyone'
 import { isStaff } from '../../access/isStaff'
 import { documentsDir } from '../../config/runtime'
 import { slugs } from '../slugs'
+import { checkDocumentFile } from './hooks/checkDocumentFile'
 
 /** Public downloads that editors replace: paper PDFs and the public key (.pem). */
 export const Documents: CollectionConfig = {
   slug: slugs.documents,
   admin: { group: 'Content' },
   access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
+  hooks: { beforeOperation: [checkDocumentFile] },
   upload: {
     staticDir: documentsDir,
     mimeTypes: [
