@@ -27,15 +27,14 @@ function newestMtime(target) {
   return newest
 }
 
-function buildIfStale({ name, output, sources, command }) {
+function buildIfStale({ name, output, sources, command, buildEnv = {} }) {
   const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0
   const changed = Math.max(...sources.map((s) => newestMtime(path.join(root, s))))
   if (built >= changed) return
   console.log(`[start] building ${name} (${built ? 'sources changed' : 'first run'})...`)
-  // Always a production build: with NODE_ENV=development Vite would bundle React's dev build.
   execFileSync('npm', ['run', ...command], {
     cwd: root,
-    env: { ...env, NODE_ENV: 'production' },
+    env: { ...env, ...buildEnv },
     stdio: 'inherit',
   })
 }
@@ -52,6 +51,8 @@ if (!dev) {
       'domain/src',
     ],
     command: ['build', '-w', 'storefront'],
+    // With NODE_ENV=development Vite would bundle React's development build.
+    buildEnv: { NODE_ENV: 'production' },
   })
   buildIfStale({
     name: 'the CMS admin (Next, about a minute)',
