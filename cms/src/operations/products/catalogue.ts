@@ -19,8 +19,8 @@ export type Catalogue = {
  * unchanged. Every request first reads a version of that data (each product's id, stock and
  * update time, and the newest cover change): a few rows, one SQLite read of microseconds that
  * sees every writer (an admin's edit, a checkout in another web process, the worker releasing
- * stock), so a change is visible on the next request. On MongoDB the catalogue is built for each
- * request.
+ * stock), so a change is visible on the next request; requests arriving together share that
+ * read. On MongoDB the catalogue is built for each request.
  */
 export function createCatalogue(payload: Payload): Catalogue {
   type Snapshot = { list: CachedJson; byId: Map<string, CachedJson> }
@@ -37,6 +37,17 @@ export function createCatalogue(payload: Payload): Catalogue {
     return String(result.rows[0]?.v ?? '')
   }
 
+  // Requests that arrive together share one version read, started after all of them arrived
+  // (on the next turn of the event loop), so none of them can miss a change made before it.
+  let sharedRead: Promise<string | null> | null = null
+  const readVersionShared = () =>
+    (sharedRead ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        sharedRead = null
+        readVersion().then(resolve, reject)
+      }),
+    ))
+
   const build = async (): Promise<Snapshot> => {
     const products = await listPublicProducts({ payload })
     const byId = new Map(products.map((p) => [String(p.id), toCached(p)]))
@@ -44,7 +55,7 @@ export function createCatalogue(payload: Payload): Catalogue {
   }
 
   const fresh = async (): Promise<Snapshot> => {
-    const seen = await readVersion()
+    const seen = await readVersionShared()
     if (seen !== null && seen === version && current) return current
     // Requests that saw the same version share one rebuild. A rebuild started before a change is
     // never stored under the newer version: it only serves the requests that saw its own.
