@@ -55,8 +55,11 @@ const FRESH_ORDER_MS = 15 * 60_000
 const MAX_BACKOFF_MS = 30_000
 const MAX_OLD_INTERVAL_MS = 60 * 60_000
 const FULL_RELOAD_MS = 60_000
-/** New orders are looked up with this overlap, for commits that land after later timestamps. */
-const NEW_ORDER_OVERLAP_MS = 30_000
+/**
+ * New orders are looked up with this overlap, for commits that land after later timestamps; the
+ * minute's full reload catches any later straggler.
+ */
+const NEW_ORDER_OVERLAP_MS = 5_000
 /** Older orders get one call every this many passes when fresh ones use the whole budget. */
 const OLD_SHARE_EVERY_PASSES = 3
 

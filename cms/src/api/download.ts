@@ -1,6 +1,7 @@
 import path from 'node:path'
 
 import { Router } from 'express'
+import { rateLimit } from 'express-rate-limit'
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
@@ -59,10 +60,28 @@ async function downloadLinkState(
 /** GET /download/pdf/:token: streams the purchased file, consuming one use atomically. */
 export function downloadRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
   const router = Router()
-  router.get('/pdf/:token', async (req, res) => {
+  // Per client, valid links or not: a buyer needs a handful, a prober thousands.
+  const limiter = rateLimit({
+    windowMs: 60_000,
+    limit: env.downloadRateLimit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res
+        .status(429)
+        .type('html')
+        .send(
+          page(
+            'Too many download attempts',
+            'Too many download attempts from your connection. Please wait a minute and try again.',
+          ),
+        )
+    },
+  })
+  router.get('/pdf/:token', limiter, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store')
     res.setHeader('Referrer-Policy', 'no-referrer')
-    const token = req.params.token
+    const token = String(req.params.token)
     const reply = (kind: keyof typeof MESSAGES) => {
       const [status, title, message] = MESSAGES[kind]
       res.status(status).type('html').send(page(title, message))

@@ -57,6 +57,7 @@ const schema = z.object({
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
+  DOWNLOAD_RATE_LIMIT: intFrom(30, 1),
 
   SMTP_HOST: optionalText,
   SMTP_PORT: intFrom(587, 1),
@@ -109,6 +110,8 @@ export type Env = {
   workerSlowPollMs: number
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
+  /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
+  downloadRateLimit: number
   smtp: {
     host: string | undefined
     port: number
@@ -215,6 +218,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
+    downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
     smtp: {
       host: e.SMTP_HOST,
       port: e.SMTP_PORT,

@@ -14,20 +14,25 @@ export async function queueOrderEmail({
   orderId,
   kind,
   to,
+  newOrder = false,
 }: {
   payload: Payload
   orderId: string
   kind: EmailKind
   /** The buyer's address when the caller has it (saves reading the order). */
   to?: string
+  /** The order was created in this request: it cannot have a message queued yet. */
+  newOrder?: boolean
 }): Promise<boolean> {
   const key = `${kind}:${orderId}`
   try {
-    const existing = await payload.count({
-      collection: slugs.emailOutbox,
-      where: { key: { equals: key } },
-    })
-    if (existing.totalDocs > 0) return false
+    if (!newOrder) {
+      const existing = await payload.count({
+        collection: slugs.emailOutbox,
+        where: { key: { equals: key } },
+      })
+      if (existing.totalDocs > 0) return false
+    }
     const recipient =
       to ??
       ((await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order)
@@ -35,6 +40,8 @@ export async function queueOrderEmail({
     await payload.create({
       collection: slugs.emailOutbox,
       depth: 0,
+      select: { key: true },
+      disableTransaction: true,
       data: {
         key,
         kind,
@@ -60,11 +67,13 @@ export const queueOrderCreatedEmail = ({
   payload,
   orderId,
   to,
+  newOrder,
 }: {
   payload: Payload
   orderId: string
   to?: string
-}) => queueOrderEmail({ payload, orderId, kind: 'order-created', to })
+  newOrder?: boolean
+}) => queueOrderEmail({ payload, orderId, kind: 'order-created', to, newOrder })
 
 export const queueOrderPaidEmail = ({ payload, orderId }: { payload: Payload; orderId: string }) =>
   queueOrderEmail({ payload, orderId, kind: 'order-paid' })

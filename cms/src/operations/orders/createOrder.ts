@@ -103,9 +103,12 @@ export async function createOrder({
         | 'shippingStateProvince'
         | 'shippingPhone',
     ) => (physical ? input[field]?.trim() || null : null)
+    // One INSERT into one table, atomic by itself: no transaction (and its connection) needed.
     const order = await payload.create({
       collection: slugs.orders,
       depth: 0,
+      select: { id: true },
+      disableTransaction: true,
       data: {
         status: 'AWAITING_PAYMENT',
         product: product.id,
@@ -136,7 +139,7 @@ export async function createOrder({
     throw error
   }
 
-  await queueOrderCreatedEmail({ payload, orderId, to: email })
+  await queueOrderCreatedEmail({ payload, orderId, to: email, newOrder: true })
   return { orderId }
 }
 

@@ -110,8 +110,7 @@ export async function startChainSimulator({
       outage = Boolean(((await readJson(req)) as { on?: boolean }).on)
       return send(res, 200, {})
     }
-    if (path === '/healthz')
-      return send(res, 200, { ok: true, height: state.height, apiRequests })
+    if (path === '/healthz') return send(res, 200, { ok: true, height: state.height, apiRequests })
 
     if (!path.startsWith(`${prefix}/`)) return send(res, 404, 'Not found', 'text')
     apiRequests += 1
