@@ -29,7 +29,12 @@ const log = (...args) => console.log('[bench]', ...args)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function machineInfo() {
-  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGB: +(os.totalmem() / 2 ** 30).toFixed(1), node: process.version }
+  return {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memGB: +(os.totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+  }
 }
 
 async function waitUntil(fn, { timeoutMs = 120_000, everyMs = 25 } = {}) {
@@ -79,11 +84,14 @@ async function startShop() {
   child.stdout.on('data', (c) => (output += c))
   child.stderr.on('data', (c) => (output += c))
   started.push(child)
-  const firstPageMs = await waitUntil(async () => {
-    if (child.exitCode !== null) throw new Error(`the shop exited:\n${output.slice(-3000)}`)
-    const res = await fetch(`${base}/`)
-    return res.ok && (await res.text()).includes('<div id="root"') ? Date.now() - t0 : 0
-  }, { timeoutMs: 300_000, everyMs: 50 })
+  const firstPageMs = await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the shop exited:\n${output.slice(-3000)}`)
+      const res = await fetch(`${base}/`)
+      return res.ok && (await res.text()).includes('<div id="root"') ? Date.now() - t0 : 0
+    },
+    { timeoutMs: 300_000, everyMs: 50 },
+  )
   const pids = await waitUntil(() => {
     const kids = childrenOf(child.pid)
     const web = kids.find((k) => k.cmd.includes('cms/src/server/main.ts'))
@@ -110,7 +118,10 @@ function childrenOf(pid) {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
       if (ppid !== pid) continue
-      out.push({ pid: Number(entry), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ') })
+      out.push({
+        pid: Number(entry),
+        cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' '),
+      })
     } catch {
       // gone
     }
@@ -151,11 +162,18 @@ let adminCookie = ''
 async function adminLogin() {
   const res = await fetch(`${base}/api/admin/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: base },
+    headers: {
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      origin: base,
+    },
     body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
   })
   if (!res.ok) throw new Error(`admin login failed: ${res.status} ${await res.text()}`)
-  adminCookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('payload-token='))
+  adminCookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('payload-token='))
 }
 
 async function adminSetStock(product, stock) {
@@ -186,7 +204,9 @@ const getJson = async (url, init) => {
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ duration: SECONDS, ...opts }, (err, result) => (err ? reject(err) : resolve(result)))
+    autocannon({ duration: SECONDS, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    )
   })
 }
 
@@ -220,7 +240,22 @@ async function benchStartup() {
   await stopShop()
   log('start-up: later run')
   const later = await startShop()
-  results.startup = { firstRunMs: first.firstPageMs, firstRunIncludedBuild: first.built, laterRunMs: later.firstPageMs }
+  results.startup = {
+    firstRunMs: first.firstPageMs,
+    firstRunIncludedBuild: first.built,
+    laterRunMs: later.firstPageMs,
+  }
+  // Idle: once the worker has loaded (its memory stops growing for 2 s).
+  let last = 0
+  await waitUntil(
+    () => {
+      const now = rssMB(shop.pids.worker)
+      const settled = now > 50 && now === last
+      last = now
+      return settled
+    },
+    { everyMs: 2000 },
+  )
   results.memory = { idle: { web: rssMB(shop.pids.web), worker: rssMB(shop.pids.worker) } }
 }
 
@@ -229,9 +264,19 @@ async function benchCatalogue() {
   const id = products[0].id
   // The ceiling: the same bytes from express.static in a process of its own.
   const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-static-'))
-  fs.writeFileSync(path.join(staticDir, 'products.json'), await (await fetch(`${base}/api/products`)).text())
-  fs.writeFileSync(path.join(staticDir, 'product.json'), await (await fetch(`${base}/api/products/${id}`)).text())
-  const server = fork(path.join(root, 'bench/static-server.mjs'), [staticDir, String(STATIC_PORT)], { stdio: 'ignore' })
+  fs.writeFileSync(
+    path.join(staticDir, 'products.json'),
+    await (await fetch(`${base}/api/products`)).text(),
+  )
+  fs.writeFileSync(
+    path.join(staticDir, 'product.json'),
+    await (await fetch(`${base}/api/products/${id}`)).text(),
+  )
+  const server = fork(
+    path.join(root, 'bench/static-server.mjs'),
+    [staticDir, String(STATIC_PORT)],
+    { stdio: 'ignore' },
+  )
   started.push(server)
   await new Promise((r) => server.once('message', r))
 
@@ -255,18 +300,23 @@ async function benchCatalogue() {
           p99: r.latency.p99,
           errors: r.errors + r.non2xx,
         }
-        log(`catalogue ${name} c=${connections}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms`)
+        log(
+          `catalogue ${name} c=${connections}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms`,
+        )
       }
     }
   })
   server.kill()
   // Cache check: an admin's change is visible on the next request.
-  const product = (await getJson(`${base}/api/admin/products`, { headers: { cookie: adminCookie } })).find((p) => p.id === id)
+  const product = (
+    await getJson(`${base}/api/admin/products`, { headers: { cookie: adminCookie } })
+  ).find((p) => p.id === id)
   await adminSetStock(product, product.currentStock + 7)
   const after = await getJson(`${base}/api/products/${id}`)
   const list = await getJson(`${base}/api/products`)
   rows.freshAfterAdminChange =
-    after.currentStock === product.currentStock + 7 && list.find((p) => p.id === id).currentStock === after.currentStock
+    after.currentStock === product.currentStock + 7 &&
+    list.find((p) => p.id === id).currentStock === after.currentStock
   results.catalogue = rows
 }
 
@@ -286,9 +336,18 @@ async function benchCheckout() {
       body,
     }),
   )
-  const after = (await getJson(`${base}/api/admin/products/${book.id}`, { headers: { cookie: adminCookie } })).currentStock
+  const after = (
+    await getJson(`${base}/api/admin/products/${book.id}`, { headers: { cookie: adminCookie } })
+  ).currentStock
   const db = createClient({ url: shopEnv.DATABASE_URI })
-  const orders = Number((await db.execute({ sql: 'select count(*) as n from orders where product_id = ?', args: [book.id] })).rows[0].n)
+  const orders = Number(
+    (
+      await db.execute({
+        sql: 'select count(*) as n from orders where product_id = ?',
+        args: [book.id],
+      })
+    ).rows[0].n,
+  )
   db.close()
   results.checkout = {
     ordersPerSecond: Math.round(r['2xx'] / (r.duration || SECONDS)),
@@ -300,7 +359,9 @@ async function benchCheckout() {
     ordersInDb: orders,
     stockExact: initial - after === orders && after >= 0,
   }
-  log(`checkout: ${results.checkout.ordersPerSecond} orders/s, p99 ${r.latency.p99} ms, stock exact ${results.checkout.stockExact}`)
+  log(
+    `checkout: ${results.checkout.ordersPerSecond} orders/s, p99 ${r.latency.p99} ms, stock exact ${results.checkout.stockExact}`,
+  )
 }
 
 /** Watched orders the worker must keep looking at, spread over the 24 h monitoring window. */
@@ -370,10 +431,13 @@ async function benchDetection() {
           body: '{}',
         })
         const paidAt = Date.now()
-        await waitUntil(async () => {
-          const s = await getJson(`${base}/api/orders/${orderId}/payment-status`)
-          return s.status === 'PAYMENT_DETECTED' || s.status === 'PAID'
-        }, { timeoutMs: 120_000, everyMs: 20 })
+        await waitUntil(
+          async () => {
+            const s = await getJson(`${base}/api/orders/${orderId}/payment-status`)
+            return s.status === 'PAYMENT_DETECTED' || s.status === 'PAID'
+          },
+          { timeoutMs: 120_000, everyMs: 20 },
+        )
         trials.push(Date.now() - paidAt)
         await sleep(1000)
       }
@@ -389,7 +453,9 @@ async function benchDetection() {
       }
       have += 3
     })
-    log(`detection with ${size} watched orders: ${rows[size].detectionMs.join(', ')} ms; ${rows[size].callsPerMinute} calls/min`)
+    log(
+      `detection with ${size} watched orders: ${rows[size].detectionMs.join(', ')} ms; ${rows[size].callsPerMinute} calls/min`,
+    )
   }
   results.detection = rows
 }
@@ -417,7 +483,9 @@ async function benchPages() {
         onlyCategories: ['performance', 'accessibility'],
       })
       const lhr = runner.lhr
-      const scripts = lhr.audits['network-requests'].details.items.filter((i) => i.resourceType === 'Script')
+      const scripts = lhr.audits['network-requests'].details.items.filter(
+        (i) => i.resourceType === 'Script',
+      )
       rows[name] = {
         performance: Math.round(lhr.categories.performance.score * 100),
         accessibility: Math.round(lhr.categories.accessibility.score * 100),
@@ -429,11 +497,18 @@ async function benchPages() {
         adminCode: scripts.some((i) => /admin/i.test(i.url)),
         failed: [
           ...Object.values(lhr.audits)
-            .filter((a) => a.score !== null && a.score < 1 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+            .filter(
+              (a) =>
+                a.score !== null &&
+                a.score < 1 &&
+                lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+            )
             .map((a) => a.id),
         ],
       }
-      log(`pages ${name}: performance ${rows[name].performance}, accessibility ${rows[name].accessibility}, JS ${rows[name].jsKB} KB`)
+      log(
+        `pages ${name}: performance ${rows[name].performance}, accessibility ${rows[name].accessibility}, JS ${rows[name].jsKB} KB`,
+      )
     }
   } finally {
     await chrome.kill()
@@ -448,7 +523,8 @@ async function benchPages() {
 function printTable() {
   const r = results
   const lines = []
-  const row = (...cells) => lines.push(cells.map((c, i) => String(c).padEnd(i === 0 ? 34 : 16)).join(' '))
+  const row = (...cells) =>
+    lines.push(cells.map((c, i) => String(c).padEnd(i === 0 ? 34 : 16)).join(' '))
   lines.push('', `Book shop benchmark, ${r.when} (${r.machine.cpus} CPUs, ${r.machine.node})`, '')
   if (r.catalogue) {
     row('Catalogue', 'req/s', 'p50 ms', 'p99 ms', 'x Payload REST', '% of static')
@@ -461,7 +537,14 @@ function printTable() {
         const o = r.catalogue[`${ours} c${c}`]
         const p = r.catalogue[`${payloadName} c${c}`]
         const s = r.catalogue[`${staticName} c${c}`]
-        row(`  ${ours} (${c} conn)`, o.rps, o.p50, o.p99, (o.rps / p.rps).toFixed(1), `${Math.round((100 * o.rps) / s.rps)}%`)
+        row(
+          `  ${ours} (${c} conn)`,
+          o.rps,
+          o.p50,
+          o.p99,
+          (o.rps / p.rps).toFixed(1),
+          `${Math.round((100 * o.rps) / s.rps)}%`,
+        )
         row(`    Payload REST`, p.rps, p.p50, p.p99, '', '')
         row(`    express.static (ceiling)`, s.rps, s.p50, s.p99, '', '')
       }
@@ -471,7 +554,14 @@ function printTable() {
   }
   if (r.checkout) {
     row('Checkout (50 buyers)', 'orders/s', 'p50 ms', 'p99 ms', 'stock exact', 'non-2xx')
-    row('  POST /api/orders/create', r.checkout.ordersPerSecond, r.checkout.p50, r.checkout.p99, r.checkout.stockExact ? 'yes' : 'NO', r.checkout.non2xx + r.checkout.errors)
+    row(
+      '  POST /api/orders/create',
+      r.checkout.ordersPerSecond,
+      r.checkout.p50,
+      r.checkout.p99,
+      r.checkout.stockExact ? 'yes' : 'NO',
+      r.checkout.non2xx + r.checkout.errors,
+    )
     lines.push('')
   }
   if (r.detection) {
@@ -481,7 +571,14 @@ function printTable() {
     lines.push('')
   }
   if (r.pages) {
-    row('Pages (Lighthouse mobile)', 'performance', 'accessibility', 'JS KB (gz)', 'LCP ms', 'admin code')
+    row(
+      'Pages (Lighthouse mobile)',
+      'performance',
+      'accessibility',
+      'JS KB (gz)',
+      'LCP ms',
+      'admin code',
+    )
     for (const [name, p] of Object.entries(r.pages))
       row(`  ${name}`, p.performance, p.accessibility, p.jsKB, p.lcpMs, p.adminCode ? 'YES' : 'no')
     lines.push('')
@@ -491,14 +588,20 @@ function printTable() {
   lines.push('')
   if (r.startup) {
     row('Start-up (npm start -> first page)', 'ms')
-    row(`  first run (fresh database${r.startup.firstRunIncludedBuild ? ', with build' : ''})`, r.startup.firstRunMs)
+    row(
+      `  first run (fresh database${r.startup.firstRunIncludedBuild ? ', with build' : ''})`,
+      r.startup.firstRunMs,
+    )
     row('  later run', r.startup.laterRunMs)
   }
   console.log(lines.join('\n'))
 }
 
 async function main() {
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',')
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',')
   const want = (name) => !only || only.includes(name)
   try {
     await benchStartup()
