@@ -24,6 +24,8 @@ export type ChainSimulator = {
   wocUrl: string
   state: ReturnType<typeof createChainState>
   setOutage: (on: boolean) => void
+  /** WhatsOnChain API calls answered so far. */
+  apiRequests: () => number
   close: () => Promise<void>
 }
 
@@ -171,6 +173,7 @@ export async function startChainSimulator({
     setOutage: (on) => {
       outage = on
     },
+    apiRequests: () => apiRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

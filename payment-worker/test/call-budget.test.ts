@@ -1,0 +1,109 @@
+import crypto from 'node:crypto'
+
+import { Utils } from '@bsv/sdk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { sqlite } from '../../cms/src/db/atomic'
+import type { PaymentsHarness } from '../../cms/test/payments/support'
+import {
+  api,
+  createOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitForStatus,
+} from '../../cms/test/payments/support'
+import { createWhatsOnChainClient } from '../src/chain/whatsonchain'
+import type { PaymentWorker } from '../src/worker'
+import { startPaymentWorker } from '../src/worker'
+
+// A chain source limited like WhatsOnChain (here 10 requests/s), watched by a call log.
+const LIMIT_PER_SECOND = 10
+const WATCHED = 2600
+
+let h: PaymentsHarness
+let worker: PaymentWorker
+/** [time, calls answered by the simulator so far], sampled every 50 ms. */
+const samples: [number, number][] = []
+let sampler: NodeJS.Timeout | undefined
+
+beforeAll(async () => {
+  h = await startPaymentsHarness({ worker: false, env: { WORKER_FAST_POLL_MS: '100' } })
+  const pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+  // Watched orders beyond any page size: 300 fresh ones awaiting payment and 2,300 expired
+  // ones still inside the monitoring window.
+  const now = Date.now()
+  const rows = Array.from({ length: WATCHED }, (_, i) => {
+    const created = i < 300 ? now - i * 1000 : now - 30 * 60_000 - i * 20_000
+    const expires = created + 20 * 60_000
+    return {
+      sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
+              price_at_purchase_u_s_d, bsv_usd_rate_at_purchase, amount_satoshi_expected,
+              amount_satoshi_received, payment_address, address_index, gateway_expires_at,
+              stock_released_at, created_at, updated_at)
+            VALUES (?, ?, ?, 'Book', 'DIGITAL', 'watched@example.com', 10, 40, 25000000, 0, ?, ?, ?, ?, ?, ?)`,
+      args: [
+        crypto.randomUUID(),
+        expires > now ? 'AWAITING_PAYMENT' : 'EXPIRED',
+        pdfId,
+        Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
+        1_000_000 + i,
+        new Date(expires).toISOString(),
+        expires > now ? null : new Date(expires).toISOString(),
+        new Date(created).toISOString(),
+        new Date(created).toISOString(),
+      ],
+    }
+  })
+  await sqlite(h.shop.payload).batch(rows, 'write')
+
+  const chain = createWhatsOnChainClient({
+    baseUrl: h.simulator.wocUrl,
+    maxRequestsPerSecond: LIMIT_PER_SECOND,
+    retries: 0,
+  })
+  const { loadEnv } = await import('../../cms/src/config/env')
+  sampler = setInterval(() => samples.push([Date.now(), h.simulator.apiRequests()]), 50)
+  worker = startPaymentWorker({
+    payload: h.shop.payload,
+    chain,
+    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+    settings: {
+      ...loadEnv(),
+      wocMaxRequestsPerSecond: LIMIT_PER_SECOND,
+      logEmails: false,
+    },
+  })
+})
+
+afterAll(async () => {
+  clearInterval(sampler)
+  await worker?.stop()
+  await h?.close()
+})
+
+describe('the worker with thousands of watched orders', () => {
+  it('detects a new payment quickly while staying within the chain source limit', async () => {
+    const pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+    const orderId = await createOrder(h.shop, pdfId)
+    // Let the worker take in the watch list and start its rounds.
+    await worker.nextPass()
+    await worker.nextPass()
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    const started = Date.now()
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED', 10_000)
+    const detectionMs = Date.now() - started
+    // 301 fresh orders are 16 mempool calls a round: about 1.6 s at 10 calls/s.
+    expect(detectionMs).toBeLessThan(4000)
+
+    // No second ever saw more calls arrive than the limit allows. The client spaces its sends
+    // exactly; arrivals jitter with the event loops of both ends, hence two of slack.
+    let worst = 0
+    for (let i = 0, j = 0; i < samples.length; i += 1) {
+      while (samples[i]![0] - samples[j]![0] > 1000) j += 1
+      worst = Math.max(worst, samples[i]![1] - samples[j]![1])
+    }
+    expect(h.simulator.apiRequests()).toBeGreaterThan(30)
+    expect(worst).toBeLessThanOrEqual(LIMIT_PER_SECOND + 2)
+  })
+})
