@@ -19,8 +19,9 @@ import { recordPayments, settleOrder } from './process-order'
  * - fresh orders (awaiting payment, created in the last 15 minutes) first, every
  *   WORKER_FAST_POLL_MS, with one mempool-only call per 20 addresses (a payment shows up there
  *   first);
- * - every new block triggers a full look (confirmed and unconfirmed) at the orders that have
- *   money on the way and at those seen only in the mempool since the previous block;
+ * - every new block triggers a full look (confirmed and unconfirmed) at the fresh orders, at
+ *   those with money on the way and at those seen only in the mempool since; a newly seen
+ *   order's first look is a full one too;
  * - older and expired orders (late payments) with intervals growing with their age, up to an
  *   hour, from a reserved share of the budget.
  * It records payments, settles statuses, fulfils paid orders and sends queued e-mails. A failing
@@ -170,7 +171,8 @@ export function startPaymentWorker({
       funded: false,
       nextCheck: now,
       mempoolOnly: false,
-      fullLookDue: false,
+      // Its payment may already be in a block: the first look includes confirmed transactions.
+      fullLookDue: true,
     }
     entry.status = order.status
     entry.funded = (order.amountSatoshiReceived ?? 0) > 0
@@ -363,7 +365,8 @@ export function startPaymentWorker({
         lastTipCheck = now
         if (lastTip >= 0 && tip !== lastTip) {
           for (const w of watch.values()) {
-            if (w.funded || w.mempoolOnly) {
+            // Whatever left the mempool for this block is seen by a full look.
+            if (w.funded || w.mempoolOnly || isFresh(w, now)) {
               w.fullLookDue = true
               w.nextCheck = 0
             }

@@ -104,3 +104,19 @@ describe('a worker killed between recording a payment and fulfilling the order',
     ).toBe(2)
   })
 })
+
+describe('a payment already in a block when the worker first sees the order', () => {
+  it('is found by the first look, without waiting for another block', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    expect((await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })).status).toBe(
+      200,
+    )
+    // Mined before the worker looked: the transaction is no longer in the mempool.
+    expect((await api(h.shop, '/api/test-mode/mine', { body: {} })).status).toBe(200)
+    await h.worker.runOnce()
+    await h.worker.runOnce()
+    const order = await getOrder(h.shop.payload, orderId)
+    expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+    expect(order.status).toBe('PAID')
+  })
+})
