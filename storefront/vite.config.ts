@@ -5,7 +5,16 @@ import { defineConfig } from 'vite'
 // The storefront is served by the web process from dist/; in dev Vite proxies the server.
 export default defineConfig({
   plugins: [react()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // react-toastify's main build carries its stylesheet as a JS string and injects it at run
+      // time (3 KB gz of JS). The screens that toast import ReactToastify.css instead, so the
+      // build uses the same library without the copy. Every `from 'react-toastify'` resolves
+      // here, so all toasts share one store.
+      { find: /^react-toastify$/, replacement: 'react-toastify/unstyled' },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -61,8 +61,3 @@ export const papersPageSchema = z.object({
   authorLinksUrl: z.string(),
 })
 export type PapersPage = z.infer<typeof papersPageSchema>
-
-/** '#' or an empty value means "not yet available": the link is shown disabled. */
-export function isAvailableLink(link: string | null | undefined): link is string {
-  return typeof link === 'string' && link.trim() !== '' && link.trim() !== '#'
-}

@@ -1,5 +1,6 @@
 export * from './order-status'
 export * from './money'
 export * from './contracts'
+export * from './links'
 export * from './payments'
 export type * from './admin-contracts'

@@ -1,7 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom'
-import { ToastContainer } from 'react-toastify'
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { SWRConfig } from 'swr'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
@@ -52,24 +51,23 @@ function PathProbe({ label }: { label: string }) {
 }
 
 function renderCheckout(product?: CheckoutProduct) {
-  const router = createMemoryRouter(
-    [
-      { path: '/checkout', element: <CheckoutRoute /> },
-      { path: '/store', element: <PathProbe label="store page" /> },
-      { path: '/pay/:orderId', element: <PathProbe label="pay page" /> },
-      { path: '/wallet-info', element: <PathProbe label="wallet page" /> },
-    ],
-    { initialEntries: [{ pathname: '/checkout', state: product ? { product } : null }] },
-  )
+  // No ToastContainer here: the checkout screen mounts its own.
   render(
     <SWRConfig
       value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}
     >
-      <RouterProvider router={router} />
-      <ToastContainer />
+      <MemoryRouter
+        initialEntries={[{ pathname: '/checkout', state: product ? { product } : null }]}
+      >
+        <Routes>
+          <Route path="/checkout" element={<CheckoutRoute />} />
+          <Route path="/store" element={<PathProbe label="store page" />} />
+          <Route path="/pay/:orderId" element={<PathProbe label="pay page" />} />
+          <Route path="/wallet-info" element={<PathProbe label="wallet page" />} />
+        </Routes>
+      </MemoryRouter>
     </SWRConfig>,
   )
-  return router
 }
 
 afterEach(() => {

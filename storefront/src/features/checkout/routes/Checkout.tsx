@@ -1,6 +1,7 @@
 import { Navigate, useLocation } from 'react-router-dom'
 import useSWR from 'swr'
 
+import { Toasts } from '@/components/ui/Toasts'
 import { paths } from '@/config/paths'
 
 import { getBsvPrice } from '../api/get-bsv-price'
@@ -26,6 +27,7 @@ export function CheckoutRoute() {
         <OrderSummary product={product} rate={rate} />
         <CheckoutForm product={product} />
       </div>
+      <Toasts />
     </section>
   )
 }

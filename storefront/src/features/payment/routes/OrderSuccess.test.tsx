@@ -1,17 +1,17 @@
 import { render, screen } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider } from 'react-router-dom'
+import { MemoryRouter, Route, Routes } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
 
 import { OrderSuccessRoute } from './OrderSuccess'
 
 function renderSuccess(state: unknown) {
-  const router = createMemoryRouter(
-    [{ path: '/order/success/:orderId', element: <OrderSuccessRoute /> }],
-    {
-      initialEntries: [{ pathname: '/order/success/order-9', state }],
-    },
+  render(
+    <MemoryRouter initialEntries={[{ pathname: '/order/success/order-9', state }]}>
+      <Routes>
+        <Route path="/order/success/:orderId" element={<OrderSuccessRoute />} />
+      </Routes>
+    </MemoryRouter>,
   )
-  render(<RouterProvider router={router} />)
 }
 
 describe('/order/success/{orderId}', () => {

@@ -1,7 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom'
-import { ToastContainer } from 'react-toastify'
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { SWRConfig } from 'swr'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
@@ -56,20 +55,18 @@ function SuccessProbe() {
 }
 
 function renderPay(orderId = 'order-1') {
-  const router = createMemoryRouter(
-    [
-      { path: '/pay/:orderId', element: <PayRoute /> },
-      { path: '/order/success/:orderId', element: <SuccessProbe /> },
-      { path: '/store', element: <p>store page</p> },
-    ],
-    { initialEntries: [`/pay/${orderId}`] },
-  )
+  // No ToastContainer here: the pay screen mounts its own.
   render(
     <SWRConfig
       value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}
     >
-      <RouterProvider router={router} />
-      <ToastContainer />
+      <MemoryRouter initialEntries={[`/pay/${orderId}`]}>
+        <Routes>
+          <Route path="/pay/:orderId" element={<PayRoute />} />
+          <Route path="/order/success/:orderId" element={<SuccessProbe />} />
+          <Route path="/store" element={<p>store page</p>} />
+        </Routes>
+      </MemoryRouter>
     </SWRConfig>,
   )
 }

@@ -3,14 +3,24 @@ import useSWR from 'swr'
 
 import { paths } from '@/config/paths'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { Toasts } from '@/components/ui/Toasts'
 import { ApiError } from '@/lib/api-client'
 
 import { getOrderInfo } from '../api/get-order-info'
 import { PaymentScreen } from '../components/PaymentScreen'
 import '../payment.css'
 
-/** /pay/{orderId}: loads the order's payment details, then shows the pay screen. */
+/** /pay/{orderId}: loads the order's payment details, then shows the pay screen and its toasts. */
 export function PayRoute() {
+  return (
+    <>
+      <PayScreen />
+      <Toasts />
+    </>
+  )
+}
+
+function PayScreen() {
   const { orderId = '' } = useParams()
   const { data, error, isLoading, mutate } = useSWR(orderId ? ['order-info', orderId] : null, () =>
     getOrderInfo(orderId),

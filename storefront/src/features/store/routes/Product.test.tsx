@@ -34,12 +34,12 @@ describe('the product page', () => {
   })
 
   it('goes to the checkout carrying the product when Buy Now is pressed', async () => {
-    const { router } = openProduct(pdfBook)
+    const { location } = openProduct(pdfBook)
     await userEvent.click(await screen.findByRole('button', { name: 'Buy Now' }))
     expect(
       await screen.findByRole('heading', { name: `Checkout for ${pdfBook.name}` }),
     ).toBeInTheDocument()
-    expect(router.state.location.pathname).toBe('/checkout')
+    expect(location().pathname).toBe('/checkout')
   })
 
   it.each([
@@ -51,6 +51,17 @@ describe('the product page', () => {
     expect(notice).toHaveClass('stock--out')
     expect(screen.queryByText(/available in stock/)).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Buy Now' })).toBeDisabled()
+  })
+
+  it('holds the page frame with a placeholder of the same shape while the book loads', () => {
+    stubApi({ '/api/products/1': 'pending', '/api/bsv-price': 'pending' })
+    renderStore('/product/1')
+    expect(screen.getByRole('status')).toHaveTextContent('Loading book…')
+    expect(screen.getByTestId('product-skeleton')).toHaveAttribute('aria-hidden', 'true')
+    expect(screen.getByRole('link', { name: /Back to the store/ })).toHaveAttribute(
+      'href',
+      '/store',
+    )
   })
 
   it("shows 'Product not found.' with a link back to the store on a 404", async () => {

@@ -1,6 +1,7 @@
 import type { PublicProduct } from '@shop/domain'
 import { render } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom'
+import type { Location } from 'react-router-dom'
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { SWRConfig } from 'swr'
 import { vi } from 'vitest'
 
@@ -39,24 +40,37 @@ function CheckoutProbe() {
   return <h1>Checkout for {state?.product?.name ?? 'nothing'}</h1>
 }
 
-/** Renders the store's routes in memory at `path`, with a fresh SWR cache. */
+/** Records the router's current location for the test to read. */
+function LocationRecorder({ onChange }: { onChange: (location: Location) => void }) {
+  onChange(useLocation())
+  return null
+}
+
+/**
+ * Renders the store's routes in memory at `path`, with a fresh SWR cache. `location()` is
+ * where the router is now.
+ */
 export function renderStore(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/store', element: <StoreRoute /> },
-      { path: '/product/:productId', element: <ProductRoute /> },
-      { path: '/checkout', element: <CheckoutProbe /> },
-    ],
-    { initialEntries: [path] },
-  )
+  let current: Location | undefined
   render(
     <SWRConfig
       value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}
     >
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <LocationRecorder onChange={(location) => (current = location)} />
+        <Routes>
+          <Route path="/store" element={<StoreRoute />} />
+          <Route path="/product/:productId" element={<ProductRoute />} />
+          <Route path="/checkout" element={<CheckoutProbe />} />
+        </Routes>
+      </MemoryRouter>
     </SWRConfig>,
   )
-  return { router }
+  const location = () => {
+    if (!current) throw new Error('The router has not rendered.')
+    return current
+  }
+  return { location }
 }
 
 export const pdfBook: PublicProduct = {

@@ -13,8 +13,13 @@ export function UpdatesRoute() {
   const { data, error, isLoading, isValidating, mutate } = useSWR(timelineKey, getTimeline)
 
   let content
-  if (!data && (isLoading || isValidating)) content = <LoadingState label="Loading milestones…" />
-  else if (error || !data) {
+  if (!data && (isLoading || isValidating)) {
+    content = (
+      <div className="timeline-loading">
+        <LoadingState label="Loading milestones…" />
+      </div>
+    )
+  } else if (error || !data) {
     content = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
   } else {
     content = (

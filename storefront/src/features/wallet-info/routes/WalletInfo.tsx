@@ -30,8 +30,13 @@ export function WalletInfoRoute() {
   const { data, error, isLoading, isValidating, mutate } = useSWR(walletsKey, getWallets)
 
   let wallets
-  if (!data && (isLoading || isValidating)) wallets = <LoadingState label="Loading wallets…" />
-  else if (error || !data) {
+  if (!data && (isLoading || isValidating)) {
+    wallets = (
+      <div className="wallet-list-loading">
+        <LoadingState label="Loading wallets…" />
+      </div>
+    )
+  } else if (error || !data) {
     wallets = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
   } else {
     wallets = (
