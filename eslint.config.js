@@ -41,7 +41,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'e2e/**', 'bench/**', '**/*.test.ts', '**/*.test.tsx', '**/test/**'],
+    files: [
+      'scripts/**',
+      'e2e/**',
+      'bench/**',
+      'hardening/**',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/test/**',
+    ],
     rules: { 'no-console': 'off' },
   },
 )

@@ -104,7 +104,10 @@ const ADMIN_BODIES: Record<string, Pick<Endpoint, 'body' | 'valid' | 'query'>> =
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 beforeAll(async () => {
-  h = await startHardeningShop({ env: { ORDER_CREATE_RATE_LIMIT: '100000' } })
+  // The rate limits have their own tests (access); here they would only hide the routes' logic.
+  h = await startHardeningShop({
+    env: { ORDER_CREATE_RATE_LIMIT: '100000', DOWNLOAD_RATE_LIMIT: '100000' },
+  })
   const { payload } = h.shop
   adminCookie = h.admin.cookie!
   const digital = String(await productIdOf(payload, 'DIGITAL'))

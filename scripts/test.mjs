@@ -8,6 +8,14 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const env = {
+  // The hardening suite, bounded to keep the whole run under 10 minutes on 2 cores
+  // (`npm run test:hardening` runs the full numbers: 150 cases per endpoint, 100 payment cycles,
+  // 8 worker kills, 5 web kills, 300 s of load). Explicit settings win.
+  HARDENING_FUZZ_RUNS: '40',
+  HARDENING_PAYMENT_CYCLES: '40',
+  HARDENING_WORKER_KILLS: '3',
+  HARDENING_WEB_KILLS: '2',
+  HARDENING_LOAD_SECONDS: '60',
   ...process.env,
   NEXT_TELEMETRY_DISABLED: '1',
   FORCE_COLOR: process.env.CI ? '0' : '1',

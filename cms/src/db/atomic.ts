@@ -210,23 +210,46 @@ export async function consumeDownloadUse({
   }
 }
 
-/** Gives back a copy reserved for an order that was never stored (order creation failed). */
-export async function returnUnusedReservation({
+/**
+ * Takes one copy off the shelf for a stored order that holds none yet (its stockReleasedAt is
+ * set): on SQLite the copy and the order's claim on it change in one transaction, so a process
+ * killed at any moment of a checkout neither loses a copy nor counts one twice. False when no
+ * copy is left. (MongoDB without a transaction: the copy is taken first, so a crash between the
+ * two steps can only keep a copy off the shelf, never sell one twice.)
+ */
+export async function reserveStockForOrder({
   payload,
   productId,
+  orderId,
 }: {
   payload: Payload
   productId: string | number
-}): Promise<void> {
+  orderId: string
+}): Promise<boolean> {
   if (engineOf(payload) === 'mongodb') {
-    await mongo(payload, slugs.products).updateOne(
-      { _id: productId },
-      { $inc: { currentStock: 1 } },
+    if (!(await reserveStock({ payload, productId }))) return false
+    await mongo(payload, slugs.orders).updateOne(
+      { _id: orderId },
+      { $set: { stockReleasedAt: null } },
     )
-    return
+    return true
   }
-  await sqlite(payload).execute({
-    sql: 'UPDATE products SET current_stock = current_stock + 1, updated_at = ? WHERE id = ?',
-    args: [nowIso(), Number(productId)],
-  })
+  const at = nowIso()
+  const [, order] = await sqlite(payload).batch(
+    [
+      {
+        sql: `UPDATE products SET current_stock = current_stock - 1, updated_at = ?
+              WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1
+                AND EXISTS (SELECT 1 FROM orders WHERE id = ? AND stock_released_at IS NOT NULL)`,
+        args: [at, Number(productId), orderId],
+      },
+      {
+        // changes(): the rows the statement above changed, in this same transaction.
+        sql: `UPDATE orders SET stock_released_at = NULL, updated_at = ? WHERE id = ? AND changes() = 1`,
+        args: [at, orderId],
+      },
+    ],
+    'write',
+  )
+  return (order?.rowsAffected ?? 0) === 1
 }

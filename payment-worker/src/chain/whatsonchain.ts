@@ -1,3 +1,5 @@
+import { Transaction } from '@bsv/sdk'
+
 import type { AddressTransaction, ChainSource } from './types'
 import { ChainSourceError, MAX_ADDRESSES_PER_CALL } from './types'
 
@@ -138,6 +140,16 @@ export function createWhatsOnChainClient(
       if (cached) return cached
       const hex = String(await request(`/tx/${txid}/hex`, { as: 'text' })).trim()
       if (!/^[0-9a-f]+$/i.test(hex)) throw new ChainSourceError(`WhatsOnChain tx ${txid}: not hex`)
+      // A truncated or wrong answer must never be cached (or counted): the bytes must hash to
+      // the txid asked for.
+      let parsedId: string | undefined
+      try {
+        parsedId = Transaction.fromHex(hex).id('hex')
+      } catch {
+        parsedId = undefined
+      }
+      if (parsedId !== txid.toLowerCase())
+        throw new ChainSourceError(`WhatsOnChain tx ${txid}: the answer is not that transaction`)
       if (txCache.size > 5000) txCache.clear()
       txCache.set(txid, hex)
       return hex

@@ -84,7 +84,10 @@ export const Orders: CollectionConfig = {
     {
       name: 'stockReleasedAt',
       type: 'date',
-      admin: { description: 'Set once, when expiry returns the copy.' },
+      admin: {
+        description:
+          'Set while the order holds no copy: until checkout has reserved one, and once expiry returns it.',
+      },
     },
     { name: 'fulfillmentError', type: 'text' },
     {

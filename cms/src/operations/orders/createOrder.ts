@@ -4,7 +4,7 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
-import { claimAddressIndex, reserveStock, returnUnusedReservation } from '../../db/atomic'
+import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
 import type { Product } from '../../payload-types'
 import { queueOrderCreatedEmail } from '../email/queueOrderEmails'
 import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
@@ -85,58 +85,57 @@ export async function createOrder({
   const rate = await rateProviderFor(env).getRate()
   const amountSatoshiExpected = eurToSatoshis(product.priceEUR, rate)
 
-  if (!(await reserveStock({ payload, productId: product.id }))) {
+  // The order is stored first, holding no copy (stockReleasedAt set); the copy is then taken
+  // and claimed by the order in one atomic step. A process killed anywhere in between leaves at
+  // most an order that holds nothing (it expires), never a copy that belongs to no order.
+  const addressIndex = await claimAddressIndex({ payload })
+  const paymentAddress = deriveOrderAddress({
+    xpub: env.bsvXpub,
+    index: addressIndex,
+    network: env.bsvNetwork,
+  })
+  const shipping = (
+    field:
+      | (typeof REQUIRED_SHIPPING)[number][0]
+      | 'shippingAddressLine2'
+      | 'shippingStateProvince'
+      | 'shippingPhone',
+  ) => (physical ? input[field]?.trim() || null : null)
+  // One INSERT into one table, atomic by itself: no transaction (and its connection) needed.
+  const order = await payload.create({
+    collection: slugs.orders,
+    depth: 0,
+    select: { id: true },
+    disableTransaction: true,
+    data: {
+      status: 'AWAITING_PAYMENT',
+      product: product.id,
+      productName: product.name,
+      productType: physical ? 'PHYSICAL' : 'DIGITAL',
+      userEmail: email,
+      tokenAddress: token.value,
+      priceAtPurchaseUSD: product.priceEUR,
+      bsvUsdRateAtPurchase: rate,
+      amountSatoshiExpected,
+      amountSatoshiReceived: 0,
+      paymentAddress,
+      addressIndex,
+      gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
+      shippingName: shipping('shippingName'),
+      shippingAddressLine1: shipping('shippingAddressLine1'),
+      shippingAddressLine2: shipping('shippingAddressLine2'),
+      shippingCity: shipping('shippingCity'),
+      shippingStateProvince: shipping('shippingStateProvince'),
+      shippingPostalCode: shipping('shippingPostalCode'),
+      shippingCountry: shipping('shippingCountry'),
+      shippingPhone: shipping('shippingPhone'),
+      stockReleasedAt: new Date().toISOString(),
+    } as never,
+  })
+  const orderId = String(order.id)
+  if (!(await reserveStockForOrder({ payload, productId: product.id, orderId }))) {
+    await payload.delete({ collection: slugs.orders, id: orderId, disableTransaction: true })
     throw new OrderRequestError('This book is out of stock.', 409)
-  }
-  let orderId: string
-  try {
-    const addressIndex = await claimAddressIndex({ payload })
-    const paymentAddress = deriveOrderAddress({
-      xpub: env.bsvXpub,
-      index: addressIndex,
-      network: env.bsvNetwork,
-    })
-    const shipping = (
-      field:
-        | (typeof REQUIRED_SHIPPING)[number][0]
-        | 'shippingAddressLine2'
-        | 'shippingStateProvince'
-        | 'shippingPhone',
-    ) => (physical ? input[field]?.trim() || null : null)
-    // One INSERT into one table, atomic by itself: no transaction (and its connection) needed.
-    const order = await payload.create({
-      collection: slugs.orders,
-      depth: 0,
-      select: { id: true },
-      disableTransaction: true,
-      data: {
-        status: 'AWAITING_PAYMENT',
-        product: product.id,
-        productName: product.name,
-        productType: physical ? 'PHYSICAL' : 'DIGITAL',
-        userEmail: email,
-        tokenAddress: token.value,
-        priceAtPurchaseUSD: product.priceEUR,
-        bsvUsdRateAtPurchase: rate,
-        amountSatoshiExpected,
-        amountSatoshiReceived: 0,
-        paymentAddress,
-        addressIndex,
-        gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
-        shippingName: shipping('shippingName'),
-        shippingAddressLine1: shipping('shippingAddressLine1'),
-        shippingAddressLine2: shipping('shippingAddressLine2'),
-        shippingCity: shipping('shippingCity'),
-        shippingStateProvince: shipping('shippingStateProvince'),
-        shippingPostalCode: shipping('shippingPostalCode'),
-        shippingCountry: shipping('shippingCountry'),
-        shippingPhone: shipping('shippingPhone'),
-      } as never,
-    })
-    orderId = String(order.id)
-  } catch (error) {
-    await returnUnusedReservation({ payload, productId: product.id })
-    throw error
   }
 
   await queueOrderCreatedEmail({ payload, orderId, to: email, newOrder: true })
