@@ -75,8 +75,7 @@ export function createApp({
   // gzip for the storefront's files, pages and API answers over 1 KB; Next compresses its own.
   app.use(
     compression({
-      filter: (req, res) =>
-        !/^\/(cms|_next)(\/|$)/.test(req.path) && compression.filter(req, res),
+      filter: (req, res) => !/^\/(cms|_next)(\/|$)/.test(req.path) && compression.filter(req, res),
     }),
   )
 
