@@ -139,11 +139,22 @@ describe('the admin area in Chromium', () => {
     await page.waitForURL((url) => url.pathname === `/admin/products/edit/${createdProductId}`)
     await expect.poll(() => page.getByLabel('Name').inputValue()).toBe(productName)
     expect(await page.getByText('handbook.pdf').count()).toBe(1)
+    expect(await page.getByLabel('Current stock').inputValue()).toBe('50')
+    // A buyer takes a copy while the form is open: saving must not put it back on the shelf.
+    const bought = await fetch(`${baseURL()}/api/orders/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ productId: listed!.id, userEmail: 'reader@example.com' }),
+    })
+    expect(bought.status).toBe(201)
     await page.getByLabel('Price (EUR)').fill('15')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await expect.poll(() => page.getByText('Product updated successfully!').isVisible()).toBe(true)
     await page.waitForURL((url) => url.pathname === '/admin/products')
-    expect((await publicProducts()).find((p) => p.name === productName)?.priceEUR).toBe('15.00')
+    expect((await publicProducts()).find((p) => p.name === productName)).toMatchObject({
+      priceEUR: '15.00',
+      currentStock: 49,
+    })
 
     // Delete (after confirming): dimmed, last, gone from the store. Then restore it.
     await page.getByRole('button', { name: `Delete ${productName}` }).click()

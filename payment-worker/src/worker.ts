@@ -1,5 +1,6 @@
 import type { Payload, Where } from 'payload'
 
+import type { OrderStatus } from '@shop/domain'
 import { OPEN_ORDER_STATUSES } from '@shop/domain'
 
 import { slugs } from '../../cms/src/collections/slugs'
@@ -7,7 +8,7 @@ import type { Env } from '../../cms/src/config/env'
 import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
 import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
 import type { Order } from '../../cms/src/payload-types'
-import type { ChainSource, HistoryScope } from './chain/types'
+import type { AddressTransaction, ChainSource, HistoryScope } from './chain/types'
 import { MAX_ADDRESSES_PER_CALL } from './chain/types'
 import { recordPayments, settleOrder } from './process-order'
 
@@ -22,8 +23,10 @@ import { recordPayments, settleOrder } from './process-order'
  * - every new block triggers a full look (confirmed and unconfirmed) at the fresh orders, at
  *   those with money on the way and at those seen only in the mempool since; a newly seen
  *   order's first look is a full one too;
- * - older and expired orders (late payments) with intervals growing with their age, up to an
- *   hour, from a reserved share of the budget.
+ * - older, expired and already paid orders (late, extra or repeated payments) with intervals
+ *   growing with their age, up to an hour, from a reserved share of the budget, for
+ *   MONITORING_WINDOW_HOURS after their expiry. Money sent to a paid order's address is
+ *   recorded on it and flagged; the order's status is never moved back.
  * It records payments, settles statuses, fulfils paid orders and sends queued e-mails. A failing
  * chain source is retried with exponential backoff; nothing is lost because every decision is
  * re-derived from the database on the next look.
@@ -81,9 +84,29 @@ type Watched = {
   mempoolOnly: boolean
   /** A new block came: the next look must include confirmed transactions. */
   fullLookDue: boolean
+  /** The address's transactions (txid@height) at the last look that reached the database. */
+  recorded?: string
 }
 
 const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
+
+/**
+ * Watched after payment or expiry, inside the monitoring window: nothing about them changes with
+ * the clock or with confirmations, only new money on the address matters.
+ */
+const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = [
+  'EXPIRED',
+  'PAID',
+  'PROCESSING_DELIVERY',
+  'SHIPPED',
+  'ERROR_FULFILLMENT',
+]
+
+const historyKey = (transactions: readonly AddressTransaction[]) =>
+  transactions
+    .map((t) => `${t.txid}@${t.height ?? ''}`)
+    .sort()
+    .join(',')
 
 const WATCH_FIELDS = {
   paymentAddress: true,
@@ -175,7 +198,7 @@ export function startPaymentWorker({
       fullLookDue: true,
     }
     entry.status = order.status
-    entry.funded = (order.amountSatoshiReceived ?? 0) > 0
+    entry.funded = isOpen(order.status) && (order.amountSatoshiReceived ?? 0) > 0
     if (!known) {
       // Older orders found at start are spread over their interval instead of all at once.
       if (!isFresh(entry, now)) entry.nextCheck = now + Math.random() * intervalFor(entry, now)
@@ -190,7 +213,7 @@ export function startPaymentWorker({
         { status: { in: [...OPEN_ORDER_STATUSES] } },
         {
           and: [
-            { status: { equals: 'EXPIRED' } },
+            { status: { in: [...SETTLED_WATCHED_STATUSES] } },
             { gatewayExpiresAt: { greater_than: windowStart } },
           ],
         },
@@ -309,7 +332,11 @@ export function startPaymentWorker({
       w.mempoolOnly = batch.scope === 'unconfirmed'
       if (batch.scope === 'all') w.fullLookDue = false
       // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
-      if (transactions.length === 0 && !w.funded && !(atExpiry && batch.scope === 'all')) {
+      const key = historyKey(transactions)
+      const unchanged = isOpen(w.status)
+        ? transactions.length === 0 && !w.funded
+        : batch.scope === 'all' && key === w.recorded
+      if (unchanged && !(atExpiry && batch.scope === 'all')) {
         w.nextCheck = now + intervalFor(w, now)
         continue
       }
@@ -343,12 +370,9 @@ export function startPaymentWorker({
         logger,
       })
       if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
-      if (!isOpen(settled.status) && settled.status !== 'EXPIRED') {
-        watch.delete(w.id)
-        continue
-      }
+      if (batch.scope === 'all') w.recorded = key
       w.status = settled.status
-      w.funded = (settled.amountSatoshiReceived ?? 0) > 0
+      w.funded = isOpen(settled.status) && (settled.amountSatoshiReceived ?? 0) > 0
       w.nextCheck = Date.now() + intervalFor(w, Date.now())
     }
   }

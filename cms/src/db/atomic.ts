@@ -28,7 +28,7 @@ export function sqlite(payload: Payload): Client {
 type MongoModel = {
   findOneAndUpdate: (
     filter: Record<string, unknown>,
-    update: Record<string, unknown>,
+    update: Record<string, unknown> | Record<string, unknown>[],
     options: Record<string, unknown>,
   ) => { lean: () => Promise<Record<string, unknown> | null> }
   updateOne: (
@@ -75,6 +75,45 @@ export async function reserveStock({
     args: [nowIso(), Number(productId)],
   })
   return result.rows.length === 1
+}
+
+/**
+ * Changes the copies on the shelf by `delta` in one step (never below 0), whatever orders took or
+ * gave back meanwhile; returns the stock now, or null for an unknown product.
+ */
+export async function adjustStock({
+  payload,
+  productId,
+  delta,
+}: {
+  payload: Payload
+  productId: string | number
+  delta: number
+}): Promise<number | null> {
+  if (engineOf(payload) === 'mongodb') {
+    const doc = await mongo(payload, slugs.products)
+      .findOneAndUpdate(
+        { _id: productId },
+        [
+          {
+            $set: {
+              currentStock: { $max: [0, { $add: ['$currentStock', delta] }] },
+              updatedAt: new Date(),
+            },
+          },
+        ],
+        { new: true },
+      )
+      .lean()
+    return doc ? Number(doc.currentStock) : null
+  }
+  const result = await sqlite(payload).execute({
+    sql: `UPDATE products SET current_stock = max(0, current_stock + ?), updated_at = ?
+          WHERE id = ? RETURNING current_stock`,
+    args: [delta, nowIso(), Number(productId)],
+  })
+  const row = result.rows[0]
+  return row ? Number(row.current_stock) : null
 }
 
 /**

@@ -31,6 +31,7 @@ export type ProductFields = Partial<
     | 'priceEUR'
     | 'totalStock'
     | 'currentStock'
+    | 'currentStockLoaded'
     | 'shortDescription'
     | 'isAvailable',
     string

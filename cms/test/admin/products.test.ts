@@ -6,6 +6,8 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
 import { createStaff, signedIn } from './client'
+import { reserveStock } from '../../src/db/atomic'
+import type { ProductFields } from './fixtures'
 import { blob, pdfDocument, pngImage, productForm, validFields } from './fixtures'
 
 type AdminProduct = {
@@ -277,6 +279,57 @@ describe('GET and PUT /api/admin/products/:id', () => {
 
     const one = await admin.request('GET', `/products/${created.id}`)
     expect(await one.json()).toEqual(updated)
+  })
+
+  it('keeps copies ordered while the form was open: a stock change is applied relative to the loaded value', async () => {
+    const created = (
+      await create(
+        productForm({ ...validFields, name: 'Busy book', totalStock: '10', currentStock: '10' }),
+      )
+    ).body as AdminProduct
+    const put = async (fields: ProductFields) => {
+      const response = await admin.request('PUT', `/products/${created.id}`, {
+        form: productForm({ ...validFields, totalStock: '10', ...fields }),
+      })
+      expect(response.status).toBe(200)
+      return (await response.json()) as AdminProduct
+    }
+    const sell = async (copies: number) => {
+      for (let i = 0; i < copies; i += 1)
+        expect(await reserveStock({ payload: shop.payload, productId: created.id })).toBe(true)
+    }
+
+    // The owner opens the form at 10; three copies sell; the owner saves a new name only.
+    await sell(3)
+    const renamed = await put({
+      name: 'Busy book, 2nd ed.',
+      currentStock: '10',
+      currentStockLoaded: '10',
+    })
+    expect(renamed).toMatchObject({ name: 'Busy book, 2nd ed.', currentStock: 7 })
+
+    // Opens at 7, adds 5 printed copies (12); two more sell meanwhile: 10 on the shelf.
+    await sell(2)
+    expect((await put({ currentStock: '12', currentStockLoaded: '7' })).currentStock).toBe(10)
+
+    // Opens at 10, takes the book off sale (0) while one more sells: never below 0.
+    await sell(1)
+    expect((await put({ currentStock: '0', currentStockLoaded: '10' })).currentStock).toBe(0)
+
+    // A client that sends no loaded value sets the stock as given (the spec's plain form).
+    expect((await put({ currentStock: '4' })).currentStock).toBe(4)
+    const stored = await shop.payload.findByID({ collection: 'products', id: created.id })
+    expect(stored.currentStock).toBe(4)
+  })
+
+  it('refuses a loaded stock that is not a whole number', async () => {
+    const created = (await create(productForm({ ...validFields, name: 'Loaded check' })))
+      .body as AdminProduct
+    const response = await admin.request('PUT', `/products/${created.id}`, {
+      form: productForm({ ...validFields, currentStockLoaded: '-1' }),
+    })
+    expect(response.status).toBe(400)
+    expect(pathsOf(await response.json())).toEqual(['currentStockLoaded'])
   })
 
   it('replaces the cover when a new one is sent', async () => {

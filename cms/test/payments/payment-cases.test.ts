@@ -94,6 +94,46 @@ describe('payments in parts', () => {
   })
 })
 
+describe('money sent after the order is paid', () => {
+  it('records it on the order and flags it, without moving the status or fulfilling again', async () => {
+    const pdfOrder = await createOrder(h.shop, pdfId)
+    const printedOrder = await createOrder(h.shop, printedId)
+    const firstTxid = await pay(pdfOrder)
+    await pay(printedOrder)
+    await mine()
+    await waitForStatus(h.shop.payload, pdfOrder, 'PAID')
+    await waitForStatus(h.shop.payload, printedOrder, 'PROCESSING_DELIVERY')
+    await waitFor(async () => (await getOrder(h.shop.payload, pdfOrder)).fulfilledAt)
+
+    // The buyer's wallet sends again (a retry, a double tap): 0.1 BSV more to each address.
+    await pay(pdfOrder, '0.1')
+    await pay(printedOrder, '0.1')
+    for (const [id, status] of [
+      [pdfOrder, 'PAID'],
+      [printedOrder, 'PROCESSING_DELIVERY'],
+    ] as const) {
+      const flagged = await waitFor(async () => {
+        const order = await getOrder(h.shop.payload, id)
+        return order.flags?.paidOver ? order : null
+      })
+      expect(flagged.status).toBe(status)
+      expect(flagged.amountSatoshiReceived).toBe(flagged.amountSatoshiExpected + 10_000_000)
+      expect(await paymentsOf(id)).toHaveLength(2)
+    }
+    expect((await getOrder(h.shop.payload, pdfOrder)).paymentTxid).toBe(firstTxid)
+    const tokens = await h.shop.payload.find({
+      collection: slugs.downloadTokens,
+      where: { order: { equals: pdfOrder } },
+    })
+    expect(tokens.totalDocs).toBe(1)
+
+    // Confirmed later: the extra payment's block is recorded, the status stays.
+    await mine()
+    await waitFor(async () => (await paymentsOf(printedOrder)).every((p) => p.blockHeight))
+    expect((await getOrder(h.shop.payload, printedOrder)).status).toBe('PROCESSING_DELIVERY')
+  })
+})
+
 describe('expiry', () => {
   it('expires an unpaid order, releases its copy once, and records a late payment without reviving it', async () => {
     const before = await stockOf(printedId)

@@ -24,6 +24,17 @@ export const productInputSchema = z.object({
     .transform(Number),
   totalStock: wholeNumber('Total stock'),
   currentStock: wholeNumber('Current stock'),
+  /**
+   * Optional (the admin form sends it on edits): the current stock the form was loaded with. The
+   * change is then applied relative to it, so copies taken by orders while the form was open are
+   * not put back on the shelf; an unchanged field leaves the stock alone.
+   */
+  currentStockLoaded: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, 'Current stock must be a whole number of at least 0.')
+    .transform(Number)
+    .optional(),
   shortDescription: z
     .string()
     .optional()

@@ -3,6 +3,7 @@ import type { Payload } from 'payload'
 import { ValidationError } from 'payload'
 
 import { slugs } from '../../collections/slugs'
+import { adjustStock } from '../../db/atomic'
 import type { AdminProduct } from './adminProduct'
 import { toAdminProduct } from './adminProduct'
 import type { FieldError } from './fieldErrors'
@@ -96,12 +97,14 @@ export async function saveAdminProduct({
     return { ok: false, status: 400, errors: [{ path, msg }] }
   }
 
+  // An edit made from a loaded form moves the stock by what the owner changed, atomically.
+  const relative = existing !== null && input.currentStockLoaded !== undefined
   const data = {
     name: input.name,
     type: input.type,
     priceEUR: input.priceEUR,
     totalStock: input.totalStock,
-    currentStock: input.currentStock,
+    ...(relative ? {} : { currentStock: input.currentStock }),
     shortDescription: input.shortDescription,
     ...(input.isAvailable !== undefined
       ? { isAvailable: input.isAvailable }
@@ -111,10 +114,19 @@ export async function saveAdminProduct({
     ...(coverDoc ? { coverImage: coverDoc.id } : {}),
     ...(digitalDoc ? { digitalFile: digitalDoc.id } : {}),
   }
-  const saved =
-    id === undefined
-      ? await payload.create({ collection: slugs.products, data, depth: 1 })
-      : await payload.update({ collection: slugs.products, id, data, depth: 1 })
+  if (id === undefined) {
+    const created = await payload.create({
+      collection: slugs.products,
+      data: { ...data, currentStock: input.currentStock },
+      depth: 1,
+    })
+    return { ok: true, product: toAdminProduct(created) }
+  }
+  let saved = await payload.update({ collection: slugs.products, id, data, depth: 1 })
+  const delta = relative ? input.currentStock - (input.currentStockLoaded ?? 0) : 0
+  if (delta !== 0 && (await adjustStock({ payload, productId: saved.id, delta })) !== null) {
+    saved = await payload.findByID({ collection: slugs.products, id: saved.id, depth: 1 })
+  }
   return { ok: true, product: toAdminProduct(saved) }
 }
 

@@ -94,6 +94,8 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
     [coverPreview],
   )
   const [openedAt] = useState(() => Date.now())
+  // The stock the fields were filled with (a background refresh of `product` does not change it).
+  const [loadedStock] = useState(() => product?.currentStock)
 
   const clearError = (field: string) => {
     setGeneralError(null)
@@ -127,6 +129,8 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
     form.append('priceEUR', values.priceEUR)
     form.append('totalStock', values.totalStock)
     form.append('currentStock', values.currentStock)
+    // The server applies the change relative to this, keeping copies ordered meanwhile.
+    if (loadedStock !== undefined) form.append('currentStockLoaded', String(loadedStock))
     form.append('shortDescription', values.shortDescription)
     form.append('isAvailable', values.isAvailable ? 'true' : 'false')
     if (cover) form.append('coverImageFile', cover)
