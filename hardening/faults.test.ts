@@ -176,8 +176,15 @@ describe('payment cycles while the worker is killed and the chain source fails',
         satoshis,
       })
 
-    const cycles: { id: string; variant: string; physical: boolean }[] = []
-    const variants = ['exact', 'exact', 'exact', 'split', 'over', 'double'] as const
+    const cycles: {
+      id: string
+      variant: string
+      physical: boolean
+      address: string
+      due: number
+    }[] = []
+    // 'again': the full amount, and once the order is paid, the full amount a second time.
+    const variants = ['exact', 'exact', 'exact', 'split', 'over', 'double', 'again'] as const
     async function cycle(i: number) {
       const physical = i % 4 === 0
       const response = await fetch(`${h.shop.url}/api/orders/create`, {
@@ -194,7 +201,7 @@ describe('payment cycles while the worker is killed and the chain source fails',
       })) as Order
       const due = order.amountSatoshiExpected
       const variant = variants[i % variants.length]!
-      if (variant === 'exact') await pay(order.paymentAddress, due)
+      if (variant === 'exact' || variant === 'again') await pay(order.paymentAddress, due)
       if (variant === 'split') {
         await pay(order.paymentAddress, Math.floor(due / 3))
         await pay(order.paymentAddress, due - Math.floor(due / 3))
@@ -205,7 +212,7 @@ describe('payment cycles while the worker is killed and the chain source fails',
         await pay(order.paymentAddress, due)
       }
       if (i % 5 === 4) h.simulator.state.mine(1)
-      cycles.push({ id: orderId, variant, physical })
+      cycles.push({ id: orderId, variant, physical, address: order.paymentAddress, due })
     }
 
     const killsAt = new Map<string, number>()
@@ -298,6 +305,20 @@ describe('payment cycles while the worker is killed and the chain source fails',
           `orders did not settle: ${String(error)}: ${stuck.join(', ')}\n${last.output().slice(-3000)}`,
         )
       })
+      // Money sent to orders already paid is still recorded on them (and flagged).
+      const again = cycles.filter((c) => c.variant === 'again')
+      for (const c of again) await pay(c.address, c.due)
+      await waitFor(
+        async () => {
+          const orders = (await allOrders(h.shop.payload)).filter((o) =>
+            again.some((c) => c.id === o.id),
+          )
+          return orders.every(
+            (o) => o.flags?.paidOver && o.amountSatoshiReceived === 2 * o.amountSatoshiExpected,
+          )
+        },
+        { timeoutMs: 120_000, intervalMs: 250 },
+      )
     } finally {
       last.child.kill('SIGTERM')
       await last.exited
@@ -323,7 +344,7 @@ describe('payment cycles while the worker is killed and the chain source fails',
     expect(tokens.totalDocs).toBe(digital.length)
     const overpaid = settled.filter((o) => o.flags?.paidOver).length
     expect(overpaid).toBe(
-      cycles.filter((c) => c.variant === 'over' || c.variant === 'double').length,
+      cycles.filter((c) => ['over', 'double', 'again'].includes(c.variant)).length,
     )
     const rows = await expectStockBalanced('after payment cycles', stockBefore)
 
@@ -332,7 +353,8 @@ describe('payment cycles while the worker is killed and the chain source fails',
       .map(([kind, n]) => `${n} ${kind}`)
     report(
       `faults: ${cycles.length} payment cycles (${cycles.filter((c) => c.physical).length} printed, ` +
-        `${cycles.filter((c) => c.variant === 'split').length} split, ${overpaid} overpaid) with the worker SIGKILLed ` +
+        `${cycles.filter((c) => c.variant === 'split').length} split, ${overpaid} overpaid, ` +
+        `${cycles.filter((c) => c.variant === 'again').length} paid again after settling) with the worker SIGKILLed ` +
         `${hardening.workerKills}x (${[...killsAt].map(([where, n]) => `${n} ${where}`).join(', ')}) ` +
         `and ${faults.join(', ')} from the chain source (${chain.passed()} calls passed; seed ${SEED})`,
     )
