@@ -1,7 +1,13 @@
+import http from 'node:http'
+import path from 'node:path'
+import zlib from 'node:zlib'
+
+import { createClient } from '@libsql/client'
 import { publicProductSchema } from '@shop/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../src/collections/slugs'
+import { engineOf, reserveStock } from '../src/db/atomic'
 import type { TestShop } from './support/testShop'
 import { startTestShop } from './support/testShop'
 
@@ -145,9 +151,18 @@ describe('the catalogue cache', () => {
     await shop.payload.update({ collection: slugs.products, id, data: { currentStock: 41 } })
     expect(await stockOf(id)).toEqual({ list: 41, one: 41 })
     // A raw write from another process (checkout's reservation, the worker's release).
-    const { reserveStock } = await import('../src/db/atomic')
     expect(await reserveStock({ payload: shop.payload, productId: id })).toBe(true)
     expect(await stockOf(id)).toEqual({ list: 40, one: 40 })
+    // On SQLite, a write on a connection of another process entirely.
+    if (engineOf(shop.payload) === 'sqlite') {
+      const other = createClient({ url: `file:${path.join(shop.dataDir, 'shop.db')}` })
+      await other.execute({
+        sql: 'UPDATE products SET current_stock = 39 WHERE id = ?',
+        args: [id],
+      })
+      other.close()
+      expect(await stockOf(id)).toEqual({ list: 39, one: 39 })
+    }
     await shop.payload.update({ collection: slugs.products, id, data: { name: 'Renamed' } })
     expect(((await getJson(`/api/products/${id}`)).body as Listed).name).toBe('Renamed')
     await shop.payload.update({ collection: slugs.products, id, data: { isAvailable: false } })
@@ -171,6 +186,72 @@ describe('the catalogue cache', () => {
     const changed = await fetch(`${shop.url}/api/products`, { headers: { 'if-none-match': etag! } })
     expect(changed.status).toBe(200)
     expect(changed.headers.get('etag')).not.toBe(etag)
+  })
+})
+
+describe('GET /api/products on the wire', () => {
+  const raw = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+      (resolve, reject) => {
+        http
+          .get(`${shop.url}${path}`, { headers }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (c: Buffer) => chunks.push(c))
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: Buffer.concat(chunks),
+              }),
+            )
+          })
+          .on('error', reject)
+      },
+    )
+
+  it('sends the same JSON gzipped to clients that accept it, with the security headers', async () => {
+    // A catalogue long enough to be worth compressing (over 1 KB).
+    const extra = await Promise.all(
+      [1, 2, 3].map((n) =>
+        shop.payload.create({
+          collection: slugs.products,
+          data: {
+            name: `Volume ${n}`,
+            type: 'PHYSICAL',
+            priceEUR: 10 + n,
+            totalStock: 5,
+            currentStock: 5,
+            isAvailable: true,
+            shortDescription: `Volume ${n} of the series, `.repeat(12),
+          },
+        }),
+      ),
+    )
+    const plain = await raw('/api/products')
+    const gzipped = await raw('/api/products', { 'accept-encoding': 'br, gzip, deflate' })
+    expect(plain.status).toBe(200)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.length).toBeGreaterThan(1024)
+    expect(gzipped.headers['content-encoding']).toBe('gzip')
+    expect(gzipped.body.length).toBeLessThan(plain.body.length)
+    expect(Number(gzipped.headers['content-length'])).toBe(gzipped.body.length)
+    expect(zlib.gunzipSync(gzipped.body).equals(plain.body)).toBe(true)
+    for (const res of [plain, gzipped]) {
+      expect(res.headers.vary).toContain('Accept-Encoding')
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['x-frame-options']).toBe('DENY')
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'")
+    }
+    for (const { id } of extra) await shop.payload.delete({ collection: slugs.products, id })
+  })
+
+  it("answers other methods and deeper paths with the API's JSON 404", async () => {
+    const deeper = await raw('/api/products/1/cover')
+    expect(deeper.status).toBe(404)
+    expect(JSON.parse(deeper.body.toString())).toEqual({ error: 'Not found.' })
+    const post = await fetch(`${shop.url}/api/products`, { method: 'POST' })
+    expect(post.status).toBe(404)
+    expect(((await post.json()) as { error: string }).error).toBe('Not found.')
   })
 })
 

@@ -8,7 +8,6 @@ import { adminRouter } from './admin'
 import { bsvPriceRouter } from './bsv-price'
 import { contentRouter } from './content'
 import { ordersRouter } from './orders'
-import { productsRouter } from './products'
 import { shopConfigRouter } from './shop-config'
 import { testModeRouter } from './test-mode'
 
@@ -25,7 +24,6 @@ export function apiRouter({ payload, logger }: { payload: Payload; logger: Logge
   })
 
   router.use('/admin', adminRouter({ payload, logger, publicUrl: env.publicUrl }))
-  router.use('/products', productsRouter({ payload }))
   router.use(contentRouter({ payload }))
   router.use('/bsv-price', bsvPriceRouter({ logger }))
   router.use('/orders', ordersRouter({ payload, logger }))

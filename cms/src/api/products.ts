@@ -1,16 +1,23 @@
 import { Router } from 'express'
-import type { Request, Response } from 'express'
+import type { ErrorRequestHandler, Request, Response } from 'express'
+import zlib from 'node:zlib'
 import type { Payload } from 'payload'
 
 import type { CachedJson } from '../operations/products/catalogue'
 import { createCatalogue } from '../operations/products/catalogue'
+import type { Logger } from '../server/logger'
+
+/** Answers smaller than this go uncompressed (as the compression middleware does elsewhere). */
+const GZIP_MIN_BYTES = 1024
 
 /**
  * GET /api/products and GET /api/products/:id (spec section 7), answered from the in-memory
  * catalogue (rebuilt as soon as a product changes) with an ETag, so a returning browser gets a
- * 304 without the body.
+ * 304 without the body. It is the shop's hottest path, so the app mounts it ahead of request
+ * logging and on-the-fly compression: each answer's gzip is made once per catalogue version.
+ * Other methods fall through to the API's 404.
  */
-export function productsRouter({ payload }: { payload: Payload }): Router {
+export function productsRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
   const router = Router()
   const catalogue = createCatalogue(payload)
 
@@ -21,21 +28,37 @@ export function productsRouter({ payload }: { payload: Payload }): Router {
   router.get('/:id', async (req, res) => {
     const product = await catalogue.product(req.params.id)
     if (!product) {
+      res.setHeader('Cache-Control', 'no-store')
       res.status(404).json({ error: 'Product not found.' })
       return
     }
     sendCached(req, res, product)
   })
 
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    logger.error({ err, path: req.originalUrl }, 'catalogue request failed')
+    res.setHeader('Cache-Control', 'no-store')
+    res.status(500).json({ error: 'Internal server error.' })
+  }
+  router.use(onError)
   return router
 }
 
-function sendCached(req: Request, res: Response, { body, etag }: CachedJson) {
+const acceptsGzip = (req: Request) => /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
+
+function sendCached(req: Request, res: Response, cached: CachedJson) {
   res.setHeader('Cache-Control', 'no-cache')
-  res.setHeader('ETag', etag)
-  if (req.headers['if-none-match'] === etag) {
+  res.setHeader('Vary', 'Accept-Encoding')
+  res.setHeader('ETag', cached.etag)
+  if (req.headers['if-none-match'] === cached.etag) {
     res.status(304).end()
     return
+  }
+  let body = cached.body
+  if (body.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
+    cached.gzip ??= zlib.gzipSync(body)
+    body = cached.gzip
+    res.setHeader('Content-Encoding', 'gzip')
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8')
   res.setHeader('Content-Length', body.length)

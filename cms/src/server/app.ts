@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 
 import { apiRouter } from '../api'
 import { downloadRouter } from '../api/download'
+import { productsRouter } from '../api/products'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
@@ -63,6 +64,9 @@ export function createApp({
       crossOriginEmbedderPolicy: false,
     }),
   )
+  // The public catalogue, the hottest path: from memory, before request logging and compression.
+  app.use('/api/products', storefrontCsp, productsRouter({ payload, logger }))
+
   app.use(
     pinoHttp({
       logger,

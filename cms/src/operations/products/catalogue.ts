@@ -1,12 +1,13 @@
 import crypto from 'node:crypto'
-
+import Database from 'libsql'
 import type { Payload } from 'payload'
 
 import { engineOf, sqlite } from '../../db/atomic'
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../db/adapter'
 import { listPublicProducts } from './listPublicProducts'
 
-/** A JSON answer ready to send: the bytes and their ETag. */
-export type CachedJson = { body: Buffer; etag: string }
+/** A JSON answer ready to send: the bytes, their ETag and, once asked for, their gzip. */
+export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer }
 
 export type Catalogue = {
   list: () => Promise<CachedJson>
@@ -17,36 +18,27 @@ export type Catalogue = {
 /**
  * The public catalogue as ready-to-send JSON, served from memory while the data behind it is
  * unchanged. Every request first reads a version of that data (each product's id, stock and
- * update time, and the newest cover change): a few rows, one SQLite read of microseconds that
- * sees every writer (an admin's edit, a checkout in another web process, the worker releasing
- * stock), so a change is visible on the next request; requests arriving together share that
- * read. On MongoDB the catalogue is built for each request.
+ * update time, and the newest cover change): a few rows, read synchronously in microseconds
+ * through a connection of the catalogue's own with the statement prepared once. A separate
+ * connection sees every writer's commits (an admin's edit in this process, a checkout in another
+ * web process, the worker releasing stock), so a change is visible on the next request. On
+ * MongoDB the catalogue is built for each request.
  */
 export function createCatalogue(payload: Payload): Catalogue {
   type Snapshot = { list: CachedJson; byId: Map<string, CachedJson> }
   let version: string | null = null
   let current: Snapshot | null = null
   let building: { version: string | null; snapshot: Promise<Snapshot> } | null = null
+  let reader: Promise<(() => string) | null> | null = null
 
   const readVersion = async (): Promise<string | null> => {
-    if (engineOf(payload) !== 'sqlite') return null
-    const result = await sqlite(payload).execute(
-      `SELECT (SELECT group_concat(id || ':' || coalesce(current_stock, '') || ':' || updated_at, ',') FROM products)
-         || '|' || coalesce((SELECT max(updated_at) FROM media), '') AS v`,
-    )
-    return String(result.rows[0]?.v ?? '')
+    reader ??= openVersionReader(payload).catch((error: unknown) => {
+      reader = null // tried again on the next request
+      throw error
+    })
+    const read = await reader
+    return read ? read() : null
   }
-
-  // Requests that arrive together share one version read, started after all of them arrived
-  // (on the next turn of the event loop), so none of them can miss a change made before it.
-  let sharedRead: Promise<string | null> | null = null
-  const readVersionShared = () =>
-    (sharedRead ??= new Promise((resolve, reject) =>
-      setImmediate(() => {
-        sharedRead = null
-        readVersion().then(resolve, reject)
-      }),
-    ))
 
   const build = async (): Promise<Snapshot> => {
     const products = await listPublicProducts({ payload })
@@ -55,7 +47,7 @@ export function createCatalogue(payload: Payload): Catalogue {
   }
 
   const fresh = async (): Promise<Snapshot> => {
-    const seen = await readVersionShared()
+    const seen = await readVersion()
     if (seen !== null && seen === version && current) return current
     // Requests that saw the same version share one rebuild. A rebuild started before a change is
     // never stored under the newer version: it only serves the requests that saw its own.
@@ -86,4 +78,21 @@ function toCached(value: unknown): CachedJson {
   const body = Buffer.from(JSON.stringify(value))
   const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`
   return { body, etag }
+}
+
+const VERSION_SQL = `SELECT (SELECT group_concat(id || ':' || coalesce(current_stock, '') || ':' || updated_at, ',') FROM products)
+  || '|' || coalesce((SELECT max(updated_at) FROM media), '') AS v`
+
+/** The version check on SQLite: a prepared statement on a connection of its own; null on MongoDB. */
+async function openVersionReader(payload: Payload): Promise<(() => string) | null> {
+  if (engineOf(payload) !== 'sqlite') return null
+  const found = await sqlite(payload).execute(
+    "SELECT file FROM pragma_database_list WHERE name = 'main'",
+  )
+  const file = String(found.rows[0]?.file ?? '')
+  if (!file) throw new Error('The SQLite database has no file to read the catalogue version from.')
+  const db = new Database(file)
+  db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+  const statement = db.prepare(VERSION_SQL)
+  return () => String((statement.get() as { v?: unknown } | undefined)?.v ?? '')
 }
