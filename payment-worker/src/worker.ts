@@ -5,6 +5,7 @@ import { OPEN_ORDER_STATUSES } from '@shop/domain'
 
 import { slugs } from '../../cms/src/collections/slugs'
 import type { Env } from '../../cms/src/config/env'
+import { queueOrderCreatedEmails } from '../../cms/src/operations/email/queueOrderEmails'
 import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
 import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
 import type { Order } from '../../cms/src/payload-types'
@@ -27,7 +28,8 @@ import { recordPayments, settleOrder } from './process-order'
  *   growing with their age, up to an hour, from a reserved share of the budget, for
  *   MONITORING_WINDOW_HOURS after their expiry. Money sent to a paid order's address is
  *   recorded on it and flagged; the order's status is never moved back.
- * It records payments, settles statuses, fulfils paid orders and sends queued e-mails. A failing
+ * It queues each new order's "order created" e-mail, records payments, settles statuses, fulfils
+ * paid orders and sends queued e-mails. A failing
  * chain source is retried with exponential backoff; nothing is lost because every decision is
  * re-derived from the database on the next look.
  */
@@ -110,6 +112,7 @@ const historyKey = (transactions: readonly AddressTransaction[]) =>
 
 const WATCH_FIELDS = {
   paymentAddress: true,
+  userEmail: true,
   createdAt: true,
   gatewayExpiresAt: true,
   status: true,
@@ -239,19 +242,24 @@ export function startPaymentWorker({
   }
 
   async function refreshWatchList(now: number) {
+    let orders: Order[]
     if (now - lastFullReload >= FULL_RELOAD_MS) {
-      const orders = await findWatched(watchedWhere(now))
+      orders = await findWatched(watchedWhere(now))
       const ids = new Set(orders.map((o) => o.id))
       for (const id of watch.keys()) if (!ids.has(id)) watch.delete(id)
-      for (const order of orders) track(order, now)
       lastFullReload = now
-      return
+    } else {
+      const since = new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString()
+      orders = await findWatched({
+        and: [watchedWhere(now), { createdAt: { greater_than: since } }],
+      })
     }
-    const since = new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString()
-    const orders = await findWatched({
-      and: [watchedWhere(now), { createdAt: { greater_than: since } }],
-    })
-    for (const order of orders) if (!watch.has(order.id)) track(order, now)
+    // Orders new to this worker that still wait for payment get their "order created" e-mail.
+    const unseen = orders.filter(
+      (o) => !watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
+    )
+    for (const order of orders) track(order, now)
+    if (unseen.length > 0) await queueOrderCreatedEmails({ payload, orders: unseen })
   }
 
   async function fulfil(order: Order) {

@@ -4,6 +4,8 @@ import { slugs } from '../../cms/src/collections/slugs'
 import type { EmailOutbox } from '../../cms/src/payload-types'
 import { sharedShopEnv, spawnTs } from '../../cms/test/payments/spawn'
 import type { PaymentsHarness } from '../../cms/test/payments/support'
+import { createWhatsOnChainClient } from '../src/chain/whatsonchain'
+import { startPaymentWorker } from '../src/worker'
 import {
   api,
   createOrder,
@@ -118,5 +120,48 @@ describe('a payment already in a block when the worker first sees the order', ()
     const order = await getOrder(h.shop.payload, orderId)
     expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
     expect(order.status).toBe('PAID')
+  })
+})
+
+describe('the "order created" e-mail', () => {
+  const createdMails = async (orderId: string) =>
+    (
+      await h.shop.payload.count({
+        collection: slugs.emailOutbox,
+        where: { key: { equals: `order-created:${orderId}` } },
+      })
+    ).totalDocs
+
+  it('is queued once by the worker that first sees the order, never again by a later one', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    // Checkout itself writes no e-mail: the buyer's request stays short.
+    expect(await createdMails(orderId)).toBe(0)
+    await h.worker.runOnce()
+    expect(await createdMails(orderId)).toBe(1)
+
+    // A restarted worker (new memory, same database) sees the order as new: still one e-mail.
+    const { loadEnv } = await import('../../cms/src/config/env')
+    const restarted = startPaymentWorker({
+      payload: h.shop.payload,
+      chain: createWhatsOnChainClient({ baseUrl: h.simulator.wocUrl, maxRequestsPerSecond: 200 }),
+      logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+      settings: { ...loadEnv(), logEmails: false },
+      autoStart: false,
+    })
+    await restarted.runOnce()
+    await restarted.stop()
+    expect(await createdMails(orderId)).toBe(1)
+  })
+
+  it('is not sent for an order that had already expired when the worker first saw it', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
+    await h.worker.runOnce()
+    await h.worker.runOnce()
+    expect(await createdMails(orderId)).toBe(0)
   })
 })

@@ -6,7 +6,6 @@ import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
 import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
 import type { Product } from '../../payload-types'
-import { queueOrderCreatedEmail } from '../email/queueOrderEmails'
 import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
 import { rateProviderFor } from '../rates/getBsvRate'
 
@@ -138,7 +137,7 @@ export async function createOrder({
     throw new OrderRequestError('This book is out of stock.', 409)
   }
 
-  await queueOrderCreatedEmail({ payload, orderId, to: email, newOrder: true })
+  // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
   return { orderId }
 }
 
