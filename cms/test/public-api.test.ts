@@ -245,6 +245,12 @@ describe('GET /api/products on the wire', () => {
     for (const { id } of extra) await shop.payload.delete({ collection: slugs.products, id })
   })
 
+  it('answers a malformed percent-encoding in the id with a 400, not a 500', async () => {
+    const bad = await raw('/api/products/%zz')
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body.toString())).toHaveProperty('error')
+  })
+
   it("answers other methods and deeper paths with the API's JSON 404", async () => {
     const deeper = await raw('/api/products/1/cover')
     expect(deeper.status).toBe(404)

@@ -1,11 +1,11 @@
 import express, { Router } from 'express'
-import type { ErrorRequestHandler } from 'express'
 import type { Payload } from 'payload'
 
 import { env } from '../config/runtime'
 import type { Logger } from '../server/logger'
 import { adminRouter } from './admin'
 import { bsvPriceRouter } from './bsv-price'
+import { apiErrorHandler } from './errors'
 import { contentRouter } from './content'
 import { ordersRouter } from './orders'
 import { shopConfigRouter } from './shop-config'
@@ -34,28 +34,6 @@ export function apiRouter({ payload, logger }: { payload: Payload; logger: Logge
     res.status(404).json({ error: 'Not found.' })
   })
 
-  const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const status =
-      typeof err?.status === 'number'
-        ? err.status
-        : typeof err?.statusCode === 'number'
-          ? err.statusCode
-          : 500
-    if (status >= 400 && status < 500) {
-      const message =
-        err.type === 'entity.parse.failed'
-          ? 'Request body is not valid JSON.'
-          : err.type === 'entity.too.large'
-            ? 'Request body is too large.'
-            : err.expose && err.message
-              ? String(err.message)
-              : 'Bad request.'
-      res.status(status).json({ error: message })
-      return
-    }
-    logger.error({ err, path: req.path }, 'api request failed')
-    res.status(500).json({ error: 'Internal server error.' })
-  }
-  router.use(onError)
+  router.use(apiErrorHandler(logger))
   return router
 }

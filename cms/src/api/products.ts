@@ -1,11 +1,12 @@
 import { Router } from 'express'
-import type { ErrorRequestHandler, Request, Response } from 'express'
+import type { Request, Response } from 'express'
 import zlib from 'node:zlib'
 import type { Payload } from 'payload'
 
 import type { CachedJson } from '../operations/products/catalogue'
 import { createCatalogue } from '../operations/products/catalogue'
 import type { Logger } from '../server/logger'
+import { apiErrorHandler } from './errors'
 
 /** Answers smaller than this go uncompressed (as the compression middleware does elsewhere). */
 const GZIP_MIN_BYTES = 1024
@@ -35,12 +36,7 @@ export function productsRouter({ payload, logger }: { payload: Payload; logger: 
     sendCached(req, res, product)
   })
 
-  const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    logger.error({ err, path: req.originalUrl }, 'catalogue request failed')
-    res.setHeader('Cache-Control', 'no-store')
-    res.status(500).json({ error: 'Internal server error.' })
-  }
-  router.use(onError)
+  router.use(apiErrorHandler(logger))
   return router
 }
 

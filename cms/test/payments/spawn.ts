@@ -38,6 +38,7 @@ export function sharedShopEnv(): Record<string, string> {
     'CONFIRMATIONS_REQUIRED',
     'WORKER_FAST_POLL_MS',
     'WORKER_SLOW_POLL_MS',
+    'WOC_MAX_REQUESTS_PER_SECOND',
     'ORDER_CREATE_RATE_LIMIT',
   ]
   return Object.fromEntries(
