@@ -397,10 +397,12 @@ export function startPaymentWorker({
         lastTipCheck = now
         if (lastTip >= 0 && tip !== lastTip) {
           for (const w of watch.values()) {
-            // Whatever left the mempool for this block is seen by a full look.
-            if (w.funded || w.mempoolOnly || isFresh(w, now)) {
+            // Whatever left the mempool for this block is seen by a full look. Orders still
+            // waiting from an earlier block keep their place: blocks coming faster than the
+            // budget serves them must not send the same first orders to the front every time.
+            if ((w.funded || w.mempoolOnly || isFresh(w, now)) && !w.fullLookDue) {
               w.fullLookDue = true
-              w.nextCheck = 0
+              w.nextCheck = Math.min(w.nextCheck, now)
             }
           }
         }

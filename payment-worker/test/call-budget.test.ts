@@ -106,4 +106,20 @@ describe('the worker with thousands of watched orders', () => {
     expect(h.simulator.apiRequests()).toBeGreaterThan(30)
     expect(worst).toBeLessThanOrEqual(LIMIT_PER_SECOND + 2)
   })
+
+  it('confirms a payment while blocks come faster than one round of full looks', async () => {
+    const pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+    const orderId = await createOrder(h.shop, pdfId)
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    // Each block asks for a full look at the 300 fresh orders: 30 calls, 3 s at 10 calls/s.
+    // Blocks every 400 ms must not keep sending the same first orders to the front.
+    const miner = setInterval(() => h.simulator.state.mine(1), 400)
+    try {
+      const order = await waitForStatus(h.shop.payload, orderId, 'PAID', 20_000)
+      expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+    } finally {
+      clearInterval(miner)
+    }
+  })
 })

@@ -26,6 +26,9 @@ type HistoryEntry = {
   error?: string
 }
 
+/** Raw transactions kept in memory (a few hundred bytes each). */
+const TX_CACHE_ENTRIES = 20_000
+
 export function createRequestSpacer(maxPerSecond: number) {
   const gap = 1000 / maxPerSecond
   let next = 0
@@ -150,7 +153,9 @@ export function createWhatsOnChainClient(
       }
       if (parsedId !== txid.toLowerCase())
         throw new ChainSourceError(`WhatsOnChain tx ${txid}: the answer is not that transaction`)
-      if (txCache.size > 5000) txCache.clear()
+      // The oldest entry goes first (a Map keeps insertion order): a busy shop's recent
+      // payments, looked at again for their confirmations, stay cached.
+      if (txCache.size >= TX_CACHE_ENTRIES) txCache.delete(txCache.keys().next().value!)
       txCache.set(txid, hex)
       return hex
     },
