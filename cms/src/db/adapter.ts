@@ -7,7 +7,7 @@ import type { DatabaseAdapterObj } from 'payload'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import { migrations } from '../migrations'
-import { hardenSqliteClient } from './sqlite-safety'
+import { cachePreparedStatements, hardenSqliteClient } from './sqlite-safety'
 
 // How long a write waits for another process's lock. Generous: on a loaded 2-core machine a
 // writer in the other process can hold the lock for seconds, and waiting beats failing.
@@ -24,6 +24,7 @@ export function databaseAdapter(env: Env): DatabaseAdapterObj {
     // MongoDB needs no schema migrations; indexes are built from the collections.
     return mongooseAdapter({ url: env.databaseUri })
   }
+  cachePreparedStatements()
   const file = env.databaseUri.slice('file:'.length)
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const adapter = sqliteAdapter({

@@ -1,7 +1,8 @@
 import type { Client, Transaction, TransactionMode } from '@libsql/client'
+import Database from 'libsql'
 
 /**
- * Two fixes for libsql's local client, which Payload's SQLite adapter uses:
+ * Fixes for libsql's local client, which Payload's SQLite adapter uses:
  *
  * 1. After each `transaction()` libsql opens a fresh connection for the next statement, and that
  *    connection has busy_timeout 0 (a known libsql bug): writes from another process then fail
@@ -14,6 +15,45 @@ import type { Client, Transaction, TransactionMode } from '@libsql/client'
  */
 
 const HARDENED = Symbol.for('shop.sqliteHardened')
+const CACHING = Symbol.for('shop.sqliteStatementCache')
+
+/** Prepared statements kept per connection (distinct SQL texts; the oldest unused goes first). */
+const STATEMENTS_PER_CONNECTION = 500
+
+/**
+ * 3. libsql never frees a prepared statement (tursodatabase/libsql-js#153: about 6 KB of native
+ *    memory each, not even when the connection closes), and @libsql/client prepares one for
+ *    every query, so a busy process grew by gigabytes. Statements are cached per connection by
+ *    SQL text instead: libsql runs them synchronously, so a cached statement is never in use
+ *    twice at once, and every use binds its own arguments.
+ */
+export function cachePreparedStatements(): void {
+  const proto = Database.prototype as unknown as {
+    prepare: (this: object, sql: string) => unknown
+    [CACHING]?: true
+  }
+  if (proto[CACHING]) return
+  proto[CACHING] = true
+  const prepare = proto.prepare
+  const caches = new WeakMap<object, Map<string, unknown>>()
+  proto.prepare = function cachedPrepare(this: object, sql: string) {
+    let cache = caches.get(this)
+    if (!cache) {
+      cache = new Map()
+      caches.set(this, cache)
+    }
+    const cached = cache.get(sql)
+    if (cached) {
+      cache.delete(sql)
+      cache.set(sql, cached)
+      return cached
+    }
+    const statement = prepare.call(this, sql)
+    if (cache.size >= STATEMENTS_PER_CONNECTION) cache.delete(cache.keys().next().value!)
+    cache.set(sql, statement)
+    return statement
+  }
+}
 
 type WriteQueue = {
   /** Resolves with a release function once this caller may write. */
