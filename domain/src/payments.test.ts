@@ -8,7 +8,12 @@ import {
   ForbiddenTransitionError,
 } from './order-status'
 import { eurToSatoshis, formatBSV } from './money'
-import { bsvToSatoshis, createOrderRequestSchema, deriveOrderPaymentState } from './payments'
+import {
+  bsvToSatoshis,
+  createOrderRequestSchema,
+  deriveOrderPaymentState,
+  testModePayRequestSchema,
+} from './payments'
 
 const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['AWAITING_PAYMENT', 'PAYMENT_DETECTED'],
@@ -173,5 +178,16 @@ describe('the order creation contract', () => {
     expect(createOrderRequestSchema.parse({ productId: 1, userEmail: 'a@b.co' }).productId).toBe(
       '1',
     )
+  })
+})
+
+describe('testModePayRequestSchema', () => {
+  it('accepts amounts up to all the coins there will ever be and refuses more, never throwing', () => {
+    expect(testModePayRequestSchema.safeParse({ amountBSV: '0.1' }).success).toBe(true)
+    expect(testModePayRequestSchema.safeParse({ amountBSV: '21000000' }).success).toBe(true)
+    for (const amountBSV of ['21000000.00000001', '9'.repeat(400), '1.123456789', '-1', 'abc']) {
+      const parsed = testModePayRequestSchema.safeParse({ amountBSV })
+      expect(parsed.success, amountBSV).toBe(false)
+    }
   })
 })

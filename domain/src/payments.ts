@@ -64,6 +64,8 @@ export const testModePayRequestSchema = z.object({
     .string()
     .trim()
     .regex(/^\d+(\.\d{1,8})?$/, 'amountBSV must be a BSV amount with at most 8 decimals.')
+    // No more than all the coins there will ever be (and within exact integer satoshis).
+    .refine((v) => Number(v) <= 21_000_000, 'amountBSV must be at most 21000000.')
     .optional(),
 })
 export const testModePayResponseSchema = z.object({ txid: z.string() })
