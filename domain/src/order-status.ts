@@ -47,6 +47,14 @@ export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = [
   'PAYMENT_DETECTED',
 ]
 
+/** Paid orders, whatever happened after (delivery, shipping, a failed fulfilment). */
+export const PAID_ORDER_STATUSES: readonly OrderStatus[] = [
+  'PAID',
+  'PROCESSING_DELIVERY',
+  'SHIPPED',
+  'ERROR_FULFILLMENT',
+]
+
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
 }

@@ -1,6 +1,6 @@
 import { P2PKH, Transaction } from '@bsv/sdk'
 import type { OrderStatus } from '@shop/domain'
-import { assertTransition, deriveOrderPaymentState, OPEN_ORDER_STATUSES } from '@shop/domain'
+import { assertTransition, deriveOrderPaymentState, PAID_ORDER_STATUSES } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../cms/src/collections/slugs'
@@ -173,8 +173,8 @@ export async function settleOrder({
   if ((order.amountSatoshiReceived ?? 0) !== derived.received)
     data.amountSatoshiReceived = derived.received
   // Once paid, the order keeps the transaction that paid it; later money only adds up and flags.
-  const settledTxid = order.paymentTxid && !OPEN_ORDER_STATUSES.includes(from) && from !== 'EXPIRED'
-  if (latest && !settledTxid && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
+  const keepTxid = Boolean(order.paymentTxid) && PAID_ORDER_STATUSES.includes(from)
+  if (latest && !keepTxid && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
   if (
     Boolean(flags.paidLate) !== derived.flags.paidLate ||
     Boolean(flags.paidPartial) !== derived.flags.paidPartial ||

@@ -1,7 +1,7 @@
 import type { Payload, Where } from 'payload'
 
 import type { OrderStatus } from '@shop/domain'
-import { OPEN_ORDER_STATUSES } from '@shop/domain'
+import { OPEN_ORDER_STATUSES, PAID_ORDER_STATUSES } from '@shop/domain'
 
 import { slugs } from '../../cms/src/collections/slugs'
 import type { Env } from '../../cms/src/config/env'
@@ -96,13 +96,11 @@ const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).in
  * Watched after payment or expiry, inside the monitoring window: nothing about them changes with
  * the clock or with confirmations, only new money on the address matters.
  */
-const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = [
-  'EXPIRED',
-  'PAID',
-  'PROCESSING_DELIVERY',
-  'SHIPPED',
-  'ERROR_FULFILLMENT',
-]
+const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = ['EXPIRED', ...PAID_ORDER_STATUSES]
+
+/** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
+const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
+  isOpen(order.status) && (order.amountSatoshiReceived ?? 0) > 0
 
 const historyKey = (transactions: readonly AddressTransaction[]) =>
   transactions
@@ -201,7 +199,7 @@ export function startPaymentWorker({
       fullLookDue: true,
     }
     entry.status = order.status
-    entry.funded = isOpen(order.status) && (order.amountSatoshiReceived ?? 0) > 0
+    entry.funded = isFunded(order)
     if (!known) {
       // Older orders found at start are spread over their interval instead of all at once.
       if (!isFresh(entry, now)) entry.nextCheck = now + Math.random() * intervalFor(entry, now)
@@ -380,7 +378,7 @@ export function startPaymentWorker({
       if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
       if (batch.scope === 'all') w.recorded = key
       w.status = settled.status
-      w.funded = isOpen(settled.status) && (settled.amountSatoshiReceived ?? 0) > 0
+      w.funded = isFunded(settled)
       w.nextCheck = Date.now() + intervalFor(w, Date.now())
     }
   }

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { AdminProduct } from '@shop/domain'
+
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
@@ -10,20 +12,6 @@ import { reserveStock } from '../../src/db/atomic'
 import type { ProductFields } from './fixtures'
 import { blob, pdfDocument, pngImage, productForm, validFields } from './fixtures'
 
-type AdminProduct = {
-  id: number
-  name: string
-  type: string
-  priceEUR: number
-  totalStock: number
-  currentStock: number
-  shortDescription: string
-  isAvailable: boolean
-  coverImageUrl: string | null
-  pdfFilename: string | null
-  createdAt: string
-  deletedAt: string | null
-}
 type Errors = { errors: { path: string; msg: string }[] }
 
 let shop: TestShop
