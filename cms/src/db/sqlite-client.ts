@@ -1,0 +1,482 @@
+import {
+  LibsqlError,
+  type Client,
+  type InArgs,
+  type InStatement,
+  type InValue,
+  type Replicated,
+  type ResultSet,
+  type Row,
+  type Transaction,
+  type TransactionMode,
+} from '@libsql/client'
+import Database from 'libsql'
+
+/**
+ * The SQLite client Payload's adapter runs on: the `Client` interface of `@libsql/client`, over
+ * libsql connections that live as long as the process. It exists because of what libsql and its
+ * client do to a busy shop (decision 005):
+ *
+ * 1. libsql never frees a prepared statement (about 6 KB each; tursodatabase/libsql-js#153) and
+ *    `@libsql/client` prepares one per query and opens a fresh connection after every
+ *    transaction. Here each connection keeps its statements, keyed by SQL text, and connections
+ *    are kept: one for statements outside transactions, and a small pool for transactions.
+ * 2. A fresh libsql connection has busy_timeout 0, so a write from the other process failed at
+ *    once with SQLITE_BUSY. Every connection here gets the busy timeout when it opens.
+ * 3. libsql runs statements synchronously, so a write that waits on SQLite's lock blocks the
+ *    event loop: two overlapping write transactions in ONE process would deadlock (the second
+ *    BEGIN IMMEDIATE waits for a lock the first can never release). Writers in this process take
+ *    turns through an async queue instead; SQLite's busy timeout then only waits for the other
+ *    process.
+ *
+ * Reads outside a transaction run at once on the main connection, so they never see a
+ * transaction's uncommitted writes.
+ */
+
+export type SqliteClientOptions = {
+  /** Path of the database file. */
+  path: string
+  busyTimeoutMs: number
+  /** WAL journal size limit in bytes. */
+  journalSizeLimit?: number
+}
+
+/** Prepared statements kept per connection (distinct SQL texts; the oldest unused goes first). */
+export const STATEMENTS_PER_CONNECTION = 500
+/** Transaction connections kept open between transactions. */
+const IDLE_TRANSACTION_CONNECTIONS = 2
+const DEFAULT_JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+
+const READ_ONLY = /^\s*(select|pragma|explain|with\s[\s\S]*?\)\s*select)\b/i
+
+type Statement = {
+  reader: boolean
+  raw: (toggle?: boolean) => Statement
+  safeIntegers: (toggle?: boolean) => Statement
+  columns: () => { name: string; type: string | null }[]
+  all: (args: unknown) => unknown[][]
+  run: (args: unknown) => { changes: number; lastInsertRowid: number | bigint }
+}
+
+type Connection = {
+  db: Database.Database
+  statements: Map<string, Statement>
+}
+
+type WriteQueue = {
+  /** Resolves with a release function once this caller may write. */
+  acquire: () => Promise<() => void>
+}
+
+export function createWriteQueue(maxWaitMs: number): WriteQueue {
+  let tail: Promise<void> = Promise.resolve()
+  return {
+    acquire() {
+      let release!: () => void
+      const mine = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      const previous = tail
+      tail = previous.then(() => mine)
+      // A writer that never releases (a bug elsewhere) must not stop the process for good: after
+      // maxWaitMs the next writer goes ahead and SQLite's own busy handling decides.
+      // The timer is deliberately not unref'd: while a writer waits, the process must stay alive
+      // (an unref'd timer let a starting process with nothing else pending exit silently).
+      let timer: NodeJS.Timeout | undefined
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          console.warn(
+            `[db] a SQLite writer waited ${maxWaitMs} ms for the write queue; going ahead`,
+          )
+          resolve()
+        }, maxWaitMs)
+      })
+      return Promise.race([previous, waited]).then(() => {
+        clearTimeout(timer)
+        let done = false
+        return () => {
+          if (done) return
+          done = true
+          release()
+        }
+      })
+    },
+  }
+}
+
+function sqlOf(stmt: InStatement): string {
+  return typeof stmt === 'string' ? stmt : stmt.sql
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER)
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+const MIN_INT64 = -(2n ** 63n)
+const MAX_INT64 = 2n ** 63n - 1n
+
+function valueToSql(value: InValue): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments')
+    return value
+  }
+  if (typeof value === 'bigint') {
+    if (value < MIN_INT64 || value > MAX_INT64)
+      throw new RangeError('bigint is too large to be represented as a 64-bit integer')
+    return value
+  }
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (value instanceof ArrayBuffer) return Buffer.from(value)
+  if (value instanceof Date) return value.valueOf()
+  if (value === undefined)
+    throw new TypeError('undefined cannot be passed as argument to the database')
+  return value
+}
+
+function valueFromSql(value: unknown): unknown {
+  if (typeof value === 'bigint') {
+    if (value < MIN_SAFE || value > MAX_SAFE)
+      throw new RangeError(
+        'Received integer which cannot be safely represented as a JavaScript number',
+      )
+    return Number(value)
+  }
+  if (value instanceof Buffer)
+    return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength)
+  return value
+}
+
+/** libsql panics (and aborts the process) on an empty named-arguments object; never send one. */
+function argsToSql(args: InArgs | undefined): unknown {
+  if (args === undefined) return []
+  if (Array.isArray(args)) return args.map(valueToSql)
+  const named: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(args)) {
+    const key = name[0] === '@' || name[0] === '$' || name[0] === ':' ? name.slice(1) : name
+    named[key] = valueToSql(value)
+  }
+  return Object.keys(named).length === 0 ? [] : named
+}
+
+/** A row as @libsql/client makes it: indexable by position and, enumerably, by column name. */
+function rowFromSql(values: unknown[], columns: string[]): Row {
+  const row = {} as Row
+  Object.defineProperty(row, 'length', { value: values.length })
+  for (let i = 0; i < values.length; i += 1) {
+    const value = valueFromSql(values[i])
+    Object.defineProperty(row, i, { value })
+    const column = columns[i]!
+    if (!Object.hasOwn(row, column))
+      Object.defineProperty(row, column, {
+        value,
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      })
+  }
+  return row
+}
+
+function resultSet(
+  columns: string[],
+  columnTypes: string[],
+  rows: Row[],
+  rowsAffected: number,
+  lastInsertRowid: bigint | undefined,
+): ResultSet {
+  return {
+    columns,
+    columnTypes,
+    rows,
+    rowsAffected,
+    lastInsertRowid,
+    toJSON() {
+      return {
+        columns,
+        columnTypes,
+        rows: rows.map((row) => columns.map((_, i) => row[i])),
+        rowsAffected,
+        lastInsertRowid: lastInsertRowid === undefined ? null : String(lastInsertRowid),
+      }
+    },
+  }
+}
+
+function mapError(error: unknown): unknown {
+  if (error instanceof Database.SqliteError) {
+    const e = error as Error & { code: string; rawCode?: number }
+    return new LibsqlError(e.message, e.code, e.rawCode, e)
+  }
+  return error
+}
+
+function prepare(conn: Connection, sql: string): Statement {
+  const cached = conn.statements.get(sql)
+  if (cached) {
+    // Most recently used last, so the first key is the one to drop.
+    conn.statements.delete(sql)
+    conn.statements.set(sql, cached)
+    return cached
+  }
+  const statement = conn.db.prepare(sql) as unknown as Statement
+  if (statement.reader) statement.raw(true)
+  statement.safeIntegers(true)
+  if (conn.statements.size >= STATEMENTS_PER_CONNECTION)
+    conn.statements.delete(conn.statements.keys().next().value!)
+  conn.statements.set(sql, statement)
+  return statement
+}
+
+function executeOn(conn: Connection, stmt: InStatement, extraArgs?: InArgs): ResultSet {
+  try {
+    const sql = sqlOf(stmt)
+    const args = argsToSql(typeof stmt === 'string' ? extraArgs : stmt.args)
+    const statement = prepare(conn, sql)
+    if (statement.reader) {
+      const described = statement.columns()
+      const columns = described.map((c) => c.name)
+      const columnTypes = described.map((c) => c.type ?? '')
+      const rows = statement.all(args).map((values) => rowFromSql(values, columns))
+      return resultSet(columns, columnTypes, rows, 0, undefined)
+    }
+    const info = statement.run(args)
+    return resultSet([], [], [], info.changes, BigInt(info.lastInsertRowid))
+  } catch (error) {
+    throw mapError(error)
+  }
+}
+
+function execOn(conn: Connection, sql: string): void {
+  try {
+    conn.db.exec(sql)
+  } catch (error) {
+    throw mapError(error)
+  }
+}
+
+function begin(mode: TransactionMode): string {
+  if (mode === 'write') return 'BEGIN IMMEDIATE'
+  if (mode === 'read') return 'BEGIN DEFERRED'
+  if (mode === 'deferred') return 'BEGIN DEFERRED'
+  throw new RangeError(
+    'Unknown transaction mode, supported values are "write", "read" and "deferred"',
+  )
+}
+
+function rollbackIfOpen(conn: Connection): void {
+  if (conn.db.inTransaction) executeOn(conn, 'ROLLBACK')
+}
+
+/** Runs statements in one transaction on a connection, synchronously (nothing can interleave). */
+function runInTransaction(
+  conn: Connection,
+  mode: TransactionMode,
+  stmts: InStatement[],
+): ResultSet[] {
+  try {
+    executeOn(conn, begin(mode))
+    const results = stmts.map((stmt) => {
+      if (!conn.db.inTransaction)
+        throw new LibsqlError('The transaction has been rolled back', 'TRANSACTION_CLOSED')
+      return executeOn(conn, stmt)
+    })
+    executeOn(conn, 'COMMIT')
+    return results
+  } finally {
+    rollbackIfOpen(conn)
+  }
+}
+
+class ShopSqliteTransaction implements Transaction {
+  #conn: Connection
+  #finish: () => void
+  #done = false
+
+  constructor(conn: Connection, finish: () => void) {
+    this.#conn = conn
+    this.#finish = finish
+  }
+
+  get closed(): boolean {
+    return this.#done || !this.#conn.db.inTransaction
+  }
+
+  #checkOpen(): void {
+    if (this.closed) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED')
+  }
+
+  async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
+    this.#checkOpen()
+    return executeOn(this.#conn, stmt, args)
+  }
+
+  async batch(stmts: InStatement[]): Promise<ResultSet[]> {
+    return stmts.map((stmt) => {
+      this.#checkOpen()
+      return executeOn(this.#conn, stmt)
+    })
+  }
+
+  async executeMultiple(sql: string): Promise<void> {
+    this.#checkOpen()
+    execOn(this.#conn, sql)
+  }
+
+  async commit(): Promise<void> {
+    this.#checkOpen()
+    // A failed COMMIT leaves the transaction open for the caller's rollback.
+    executeOn(this.#conn, 'COMMIT')
+    this.close()
+  }
+
+  async rollback(): Promise<void> {
+    this.close()
+  }
+
+  /** Rolls back what is not committed and hands the connection back; safe to call twice. */
+  close(): void {
+    if (this.#done) return
+    this.#done = true
+    try {
+      rollbackIfOpen(this.#conn)
+    } finally {
+      this.#finish()
+    }
+  }
+}
+
+export class ShopSqliteClient implements Client {
+  closed = false
+  protocol = 'file'
+  readonly writeQueue: WriteQueue
+  #options: Required<SqliteClientOptions>
+  #main: Connection | null = null
+  #idle: Connection[] = []
+  #opened = 0
+
+  constructor(options: SqliteClientOptions) {
+    this.#options = { journalSizeLimit: DEFAULT_JOURNAL_SIZE_LIMIT, ...options }
+    this.writeQueue = createWriteQueue(options.busyTimeoutMs * 3)
+    // Open now, so a bad path fails at start-up rather than on the first query.
+    this.#mainConnection()
+  }
+
+  /** Connections opened so far (each keeps its prepared statements; see the class comment). */
+  get connectionsOpened(): number {
+    return this.#opened
+  }
+
+  #open(): Connection {
+    const db = new Database(this.#options.path)
+    const conn: Connection = { db, statements: new Map() }
+    try {
+      executeOn(conn, `PRAGMA busy_timeout = ${this.#options.busyTimeoutMs}`)
+      if (this.#opened === 0) {
+        const mode = executeOn(conn, 'PRAGMA journal_mode').rows[0]?.[0]
+        if (mode !== 'wal') executeOn(conn, 'PRAGMA journal_mode = WAL')
+      }
+      executeOn(conn, `PRAGMA journal_size_limit = ${this.#options.journalSizeLimit}`)
+      executeOn(conn, 'PRAGMA synchronous = FULL')
+    } catch (error) {
+      db.close()
+      throw error
+    }
+    this.#opened += 1
+    return conn
+  }
+
+  #checkNotClosed(): void {
+    if (this.closed) throw new LibsqlError('The client is closed', 'CLIENT_CLOSED')
+  }
+
+  #mainConnection(): Connection {
+    this.#checkNotClosed()
+    this.#main ??= this.#open()
+    return this.#main
+  }
+
+  async #serialized<T>(run: () => T): Promise<T> {
+    const release = await this.writeQueue.acquire()
+    try {
+      return run()
+    } finally {
+      release()
+    }
+  }
+
+  async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
+    const conn = this.#mainConnection()
+    if (READ_ONLY.test(sqlOf(stmt))) return executeOn(conn, stmt, args)
+    return this.#serialized(() => executeOn(conn, stmt, args))
+  }
+
+  async batch(stmts: InStatement[], mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
+    const conn = this.#mainConnection()
+    return this.#serialized(() => runInTransaction(conn, mode, stmts))
+  }
+
+  async migrate(stmts: InStatement[]): Promise<ResultSet[]> {
+    const conn = this.#mainConnection()
+    return this.#serialized(() => {
+      executeOn(conn, 'PRAGMA foreign_keys=off')
+      try {
+        return runInTransaction(conn, 'deferred', stmts)
+      } finally {
+        executeOn(conn, 'PRAGMA foreign_keys=on')
+      }
+    })
+  }
+
+  async executeMultiple(sql: string): Promise<void> {
+    const conn = this.#mainConnection()
+    return this.#serialized(() => {
+      try {
+        execOn(conn, sql)
+      } finally {
+        rollbackIfOpen(conn)
+      }
+    })
+  }
+
+  async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
+    this.#checkNotClosed()
+    const release = await this.writeQueue.acquire()
+    let conn: Connection | undefined
+    try {
+      conn = this.#idle.pop() ?? this.#open()
+      executeOn(conn, begin(mode))
+    } catch (error) {
+      if (conn) this.#handBack(conn)
+      release()
+      throw error
+    }
+    const taken = conn
+    return new ShopSqliteTransaction(taken, () => {
+      this.#handBack(taken)
+      release()
+    })
+  }
+
+  #handBack(conn: Connection): void {
+    if (!this.closed && this.#idle.length < IDLE_TRANSACTION_CONNECTIONS) this.#idle.push(conn)
+    else conn.db.close()
+  }
+
+  async sync(): Promise<Replicated> {
+    throw new LibsqlError(
+      'sync() needs a replicated database; this one is a local file',
+      'SYNC_NOT_SUPPORTED',
+    )
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.#main?.db.close()
+    this.#main = null
+    for (const conn of this.#idle.splice(0)) conn.db.close()
+  }
+}
+
+export function createShopSqliteClient(options: SqliteClientOptions): ShopSqliteClient {
+  return new ShopSqliteClient(options)
+}

@@ -1,0 +1,177 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { LibsqlError } from '@libsql/client'
+import Database from 'libsql'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createShopSqliteClient, type ShopSqliteClient } from '../src/db/sqlite-client'
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-sqlite-client-'))
+const file = path.join(dir, 'client.db')
+let client: ShopSqliteClient
+
+beforeAll(async () => {
+  client = createShopSqliteClient({ path: file, busyTimeoutMs: 2_000 })
+  await client.execute(
+    'CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, qty INTEGER, data BLOB)',
+  )
+})
+
+afterAll(() => {
+  client.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** Counts libsql's prepare calls while `run` goes (each one is native memory libsql never frees). */
+async function preparesDuring(run: () => Promise<void>): Promise<number> {
+  const proto = Database.prototype as unknown as { prepare: (sql: string) => unknown }
+  const original = proto.prepare
+  let count = 0
+  proto.prepare = function counted(this: unknown, sql: string) {
+    count += 1
+    return original.call(this, sql)
+  }
+  try {
+    await run()
+  } finally {
+    proto.prepare = original
+  }
+  return count
+}
+
+describe('the SQLite client (our Client over long-lived libsql connections)', () => {
+  it('answers like @libsql/client: rows by name and position, changes, RETURNING, named arguments', async () => {
+    const inserted = await client.execute({
+      sql: 'INSERT INTO t (name, qty, data) VALUES (?, ?, ?)',
+      args: ['a', 3, new Uint8Array([1, 2, 3]).buffer],
+    })
+    expect(inserted.rowsAffected).toBe(1)
+    expect(typeof inserted.lastInsertRowid).toBe('bigint')
+
+    const returned = await client.execute({
+      sql: 'INSERT INTO t (name, qty) VALUES (:name, :qty) RETURNING id, name',
+      args: { name: 'b', qty: 5 },
+    })
+    expect(returned.columns).toEqual(['id', 'name'])
+    expect(returned.rows[0]!.name).toBe('b')
+
+    const found = await client.execute({
+      sql: 'SELECT name, qty, data FROM t WHERE qty >= ? ORDER BY id',
+      args: [1],
+    })
+    expect(found.columnTypes).toEqual(['TEXT', 'INTEGER', 'BLOB'])
+    expect(found.rows.map((row) => [row[0], row.qty])).toEqual([
+      ['a', 3],
+      ['b', 5],
+    ])
+    expect(found.rows[0]!.length).toBe(3)
+    expect(Object.keys(found.rows[0]!)).toEqual(['name', 'qty', 'data'])
+    expect([...new Uint8Array(found.rows[0]!.data as ArrayBuffer)]).toEqual([1, 2, 3])
+    expect(Array.prototype.slice.call(found.rows[1])).toEqual(['b', 5, null])
+    expect(found.toJSON().rows[1]).toEqual(['b', 5, null])
+
+    // A string statement with no arguments, and an empty named-arguments object (libsql itself
+    // aborts the process on that).
+    expect((await client.execute('SELECT count(*) AS n FROM t')).rows[0]!.n).toBe(2)
+    expect((await client.execute({ sql: 'SELECT 1 AS one', args: {} })).rows[0]!.one).toBe(1)
+  })
+
+  it('turns SQLite errors into LibsqlError with the SQLite code, and refuses undefined', async () => {
+    const duplicate = client.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['a'] })
+    await expect(duplicate).rejects.toBeInstanceOf(LibsqlError)
+    await expect(duplicate).rejects.toMatchObject({
+      code: expect.stringMatching(/^SQLITE_CONSTRAINT/),
+    })
+    await expect(client.execute('SELECT nope FROM t')).rejects.toBeInstanceOf(LibsqlError)
+    await expect(
+      client.execute({ sql: 'SELECT ?', args: [undefined as unknown as null] }),
+    ).rejects.toBeInstanceOf(TypeError)
+  })
+
+  it('keeps a transaction apart: reads outside it see only committed rows; rollback discards', async () => {
+    const tx = await client.transaction('write')
+    await tx.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['in-tx'] })
+    expect((await tx.execute("SELECT id FROM t WHERE name = 'in-tx'")).rows).toHaveLength(1)
+    expect((await client.execute("SELECT id FROM t WHERE name = 'in-tx'")).rows).toHaveLength(0)
+    await tx.rollback()
+    expect(tx.closed).toBe(true)
+    await expect(tx.execute('SELECT 1')).rejects.toMatchObject({ code: 'TRANSACTION_CLOSED' })
+    expect((await client.execute("SELECT id FROM t WHERE name = 'in-tx'")).rows).toHaveLength(0)
+
+    const committed = await client.transaction('write')
+    await committed.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['kept'] })
+    await committed.commit()
+    committed.close() // drizzle may also close after commit: a no-op
+    expect((await client.execute("SELECT id FROM t WHERE name = 'kept'")).rows).toHaveLength(1)
+  })
+
+  it('lets overlapping writers in one process take turns instead of deadlocking', async () => {
+    const first = await client.transaction('write')
+    const order: string[] = []
+    const secondDone = (async () => {
+      const second = await client.transaction('write')
+      order.push('second began')
+      await second.execute({ sql: 'UPDATE t SET qty = qty * 10 WHERE name = ?', args: ['a'] })
+      await second.commit()
+    })()
+    const outsideWrite = client
+      .execute({ sql: 'UPDATE t SET qty = qty + 100 WHERE name = ?', args: ['b'] })
+      .then(() => order.push('outside write'))
+    await first.execute({ sql: 'UPDATE t SET qty = qty + 1 WHERE name = ?', args: ['a'] })
+    order.push('first commits')
+    await first.commit()
+    await Promise.all([secondDone, outsideWrite])
+    expect(order[0]).toBe('first commits')
+    const rows = (
+      await client.execute("SELECT name, qty FROM t WHERE name IN ('a', 'b') ORDER BY name")
+    ).rows
+    expect(rows.map((r) => r.qty)).toEqual([40, 105])
+  })
+
+  it('reuses its connections and prepared statements across many transactions', async () => {
+    const work = async () => {
+      for (let i = 0; i < 3; i += 1) {
+        const tx = await client.transaction('write')
+        await tx.execute({ sql: 'UPDATE t SET qty = qty + 1 WHERE name = ?', args: ['b'] })
+        await tx.execute({ sql: 'SELECT qty FROM t WHERE name = ?', args: ['b'] })
+        await tx.commit()
+        await client.execute({ sql: 'SELECT qty FROM t WHERE name = ?', args: ['b'] })
+      }
+    }
+    await work() // warm: every SQL text prepared once on each connection it runs on
+    const opened = client.connectionsOpened
+    const prepares = await preparesDuring(async () => {
+      for (let round = 0; round < 100; round += 1) await work()
+    })
+    expect(prepares).toBe(0)
+    expect(client.connectionsOpened).toBe(opened)
+    expect(opened).toBeLessThanOrEqual(3)
+  })
+
+  it('gives every connection the busy timeout and WAL', async () => {
+    const tx = await client.transaction('write')
+    expect((await tx.execute('PRAGMA busy_timeout')).rows[0]![0]).toBe(2_000)
+    await tx.commit()
+    expect((await client.execute('PRAGMA busy_timeout')).rows[0]![0]).toBe(2_000)
+    expect((await client.execute('PRAGMA journal_mode')).rows[0]![0]).toBe('wal')
+  })
+
+  it('runs a batch atomically: one failing statement leaves nothing behind', async () => {
+    const batch = client.batch(
+      [
+        { sql: 'INSERT INTO t (name) VALUES (?)', args: ['batch-1'] },
+        { sql: 'INSERT INTO t (name) VALUES (?)', args: ['a'] },
+      ],
+      'write',
+    )
+    await expect(batch).rejects.toBeInstanceOf(LibsqlError)
+    expect((await client.execute("SELECT id FROM t WHERE name = 'batch-1'")).rows).toHaveLength(0)
+    const done = await client.batch([
+      { sql: 'INSERT INTO t (name) VALUES (?)', args: ['batch-2'] },
+      "SELECT name FROM t WHERE name = 'batch-2'",
+    ])
+    expect(done[1]!.rows[0]!.name).toBe('batch-2')
+  })
+})
