@@ -30,9 +30,6 @@ let digitalId: number
 let printId: number
 let spareId: number
 
-/** A person at the admin screens: a round of reads and edits, then a pause. */
-const OWNER_THINK_MS = 300
-
 const rssOf = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
@@ -262,8 +259,6 @@ describe('mixed traffic with the worker running', () => {
           )
           if (shipped.status === 200) counts.shipped += 1
         }
-        // An owner's think time between two rounds of clicks.
-        await new Promise((resolve) => setTimeout(resolve, OWNER_THINK_MS))
       }
     }
 
