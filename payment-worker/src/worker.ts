@@ -61,6 +61,8 @@ const FRESH_ORDER_MS = 15 * 60_000
 const MAX_BACKOFF_MS = 30_000
 const MAX_OLD_INTERVAL_MS = 60 * 60_000
 const FULL_RELOAD_MS = 60_000
+/** Orders read per query when the watch list is loaded. */
+const WATCH_PAGE_SIZE = 500
 /**
  * New orders are looked up with this overlap, for commits that land after later timestamps; the
  * minute's full reload catches any later straggler.
@@ -222,42 +224,56 @@ export function startPaymentWorker({
     }
   }
 
-  async function findWatched(where: Where) {
-    const docs: Order[] = []
+  /**
+   * Hands the watched orders to `each` one page at a time, so a reload of many thousands of
+   * orders never holds them all in memory at once.
+   */
+  async function forEachWatchedPage(where: Where, each: (orders: Order[]) => Promise<void>) {
     for (let page = 1; ; page += 1) {
       const found = await payload.find({
         collection: slugs.orders,
         where,
         select: WATCH_FIELDS,
         depth: 0,
-        limit: 1000,
+        limit: WATCH_PAGE_SIZE,
         page,
         sort: 'createdAt',
       })
-      docs.push(...(found.docs as Order[]))
-      if (!found.hasNextPage) return docs
+      await each(found.docs as Order[])
+      if (!found.hasNextPage) return
     }
   }
 
   async function refreshWatchList(now: number) {
-    let orders: Order[]
-    if (now - lastFullReload >= FULL_RELOAD_MS) {
-      orders = await findWatched(watchedWhere(now))
-      const ids = new Set(orders.map((o) => o.id))
-      for (const id of watch.keys()) if (!ids.has(id)) watch.delete(id)
+    const full = now - lastFullReload >= FULL_RELOAD_MS
+    const where: Where = full
+      ? watchedWhere(now)
+      : {
+          and: [
+            watchedWhere(now),
+            {
+              createdAt: {
+                greater_than: new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString(),
+              },
+            },
+          ],
+        }
+    const seen = new Set<string>()
+    await forEachWatchedPage(where, async (orders) => {
+      // Orders new to this worker that still wait for payment get their "order created" e-mail.
+      const unseen = orders.filter(
+        (o) => !watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
+      )
+      for (const order of orders) {
+        if (full) seen.add(order.id)
+        track(order, now)
+      }
+      if (unseen.length > 0) await queueOrderCreatedEmails({ payload, orders: unseen })
+    })
+    if (full) {
+      for (const id of watch.keys()) if (!seen.has(id)) watch.delete(id)
       lastFullReload = now
-    } else {
-      const since = new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString()
-      orders = await findWatched({
-        and: [watchedWhere(now), { createdAt: { greater_than: since } }],
-      })
     }
-    // Orders new to this worker that still wait for payment get their "order created" e-mail.
-    const unseen = orders.filter(
-      (o) => !watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
-    )
-    for (const order of orders) track(order, now)
-    if (unseen.length > 0) await queueOrderCreatedEmails({ payload, orders: unseen })
   }
 
   async function fulfil(order: Order) {
