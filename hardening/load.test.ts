@@ -30,6 +30,12 @@ let digitalId: number
 let printId: number
 let spareId: number
 
+/**
+ * A person at the admin screens: a round of reads and edits, then a pause (still about two
+ * changes a second). Decision 005 records runs without the pause.
+ */
+const OWNER_THINK_MS = 300
+
 const rssOf = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
@@ -259,6 +265,8 @@ describe('mixed traffic with the worker running', () => {
           )
           if (shipped.status === 200) counts.shipped += 1
         }
+        // An owner's think time between two rounds of clicks.
+        await new Promise((resolve) => setTimeout(resolve, OWNER_THINK_MS))
       }
     }
 
