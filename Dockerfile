@@ -18,4 +18,4 @@ RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 EXPOSE 3000
 VOLUME ["/app/data"]
-CMD ["node", "--conditions=production", "scripts/run-ts.mjs", "cms/src/server/main.ts"]
+CMD ["node", "--optimize-for-size", "--conditions=production", "scripts/run-ts.mjs", "cms/src/server/main.ts"]
