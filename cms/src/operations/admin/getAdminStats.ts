@@ -1,8 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
-
-export const ADDRESS_INDEX_COUNTER = 'address-index'
+import { ADDRESS_INDEX_COUNTER } from '../../db/atomic'
 
 /** What the dashboard shows beyond the spec's cards. */
 export type AdminStats = {
