@@ -37,15 +37,14 @@ export type SqliteClientOptions = {
   /** Path of the database file. */
   path: string
   busyTimeoutMs: number
-  /** WAL journal size limit in bytes. */
-  journalSizeLimit?: number
 }
 
 /** Prepared statements kept per connection (distinct SQL texts; the oldest unused goes first). */
-export const STATEMENTS_PER_CONNECTION = 500
+const STATEMENTS_PER_CONNECTION = 500
 /** Transaction connections kept open between transactions. */
 const IDLE_TRANSACTION_CONNECTIONS = 2
-const DEFAULT_JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+/** WAL journal size limit in bytes (Payload's default). */
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 const READ_ONLY = /^\s*(select|pragma|explain|with\s[\s\S]*?\)\s*select)\b/i
 
@@ -68,7 +67,7 @@ type WriteQueue = {
   acquire: () => Promise<() => void>
 }
 
-export function createWriteQueue(maxWaitMs: number): WriteQueue {
+function createWriteQueue(maxWaitMs: number): WriteQueue {
   let tail: Promise<void> = Promise.resolve()
   return {
     acquire() {
@@ -255,8 +254,7 @@ function execOn(conn: Connection, sql: string): void {
 
 function begin(mode: TransactionMode): string {
   if (mode === 'write') return 'BEGIN IMMEDIATE'
-  if (mode === 'read') return 'BEGIN DEFERRED'
-  if (mode === 'deferred') return 'BEGIN DEFERRED'
+  if (mode === 'read' || mode === 'deferred') return 'BEGIN DEFERRED'
   throw new RangeError(
     'Unknown transaction mode, supported values are "write", "read" and "deferred"',
   )
@@ -347,15 +345,15 @@ class ShopSqliteTransaction implements Transaction {
 export class ShopSqliteClient implements Client {
   closed = false
   protocol = 'file'
-  readonly writeQueue: WriteQueue
-  #options: Required<SqliteClientOptions>
+  #writeQueue: WriteQueue
+  #options: SqliteClientOptions
   #main: Connection | null = null
   #idle: Connection[] = []
   #opened = 0
 
   constructor(options: SqliteClientOptions) {
-    this.#options = { journalSizeLimit: DEFAULT_JOURNAL_SIZE_LIMIT, ...options }
-    this.writeQueue = createWriteQueue(options.busyTimeoutMs * 3)
+    this.#options = options
+    this.#writeQueue = createWriteQueue(options.busyTimeoutMs * 3)
     // Open now, so a bad path fails at start-up rather than on the first query.
     this.#mainConnection()
   }
@@ -374,7 +372,7 @@ export class ShopSqliteClient implements Client {
         const mode = executeOn(conn, 'PRAGMA journal_mode').rows[0]?.[0]
         if (mode !== 'wal') executeOn(conn, 'PRAGMA journal_mode = WAL')
       }
-      executeOn(conn, `PRAGMA journal_size_limit = ${this.#options.journalSizeLimit}`)
+      executeOn(conn, `PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`)
       executeOn(conn, 'PRAGMA synchronous = FULL')
     } catch (error) {
       db.close()
@@ -395,7 +393,7 @@ export class ShopSqliteClient implements Client {
   }
 
   async #serialized<T>(run: () => T): Promise<T> {
-    const release = await this.writeQueue.acquire()
+    const release = await this.#writeQueue.acquire()
     try {
       return run()
     } finally {
@@ -439,7 +437,7 @@ export class ShopSqliteClient implements Client {
 
   async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
     this.#checkNotClosed()
-    const release = await this.writeQueue.acquire()
+    const release = await this.#writeQueue.acquire()
     let conn: Connection | undefined
     try {
       conn = this.#idle.pop() ?? this.#open()
