@@ -170,16 +170,21 @@ describe('buyer e-mails', () => {
     expect(inbox.filter((m) => m.to === 'patient@example.com')).toHaveLength(0)
 
     failing = false
-    await waitFor(async () => inbox.filter((m) => m.to === 'patient@example.com').length === 2, {
-      timeoutMs: 20_000,
-    })
-    const sent = (
-      await h.shop.payload.find({
-        collection: slugs.emailOutbox,
-        where: { order: { equals: orderId } },
-      })
-    ).docs as EmailOutbox[]
+    // The worker marks a message sent after the SMTP server took it: wait for both marks.
+    const sent = await waitFor(
+      async () => {
+        const docs = (
+          await h.shop.payload.find({
+            collection: slugs.emailOutbox,
+            where: { order: { equals: orderId } },
+          })
+        ).docs as EmailOutbox[]
+        return docs.every((d) => d.status !== 'pending') ? docs : null
+      },
+      { timeoutMs: 20_000 },
+    )
     expect(sent.map((d) => d.status)).toEqual(['sent', 'sent'])
+    expect(inbox.filter((m) => m.to === 'patient@example.com')).toHaveLength(2)
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('PROCESSING_DELIVERY')
   })
 })
