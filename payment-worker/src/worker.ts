@@ -6,6 +6,7 @@ import { OPEN_ORDER_STATUSES, PAID_ORDER_STATUSES } from '@shop/domain'
 import { slugs } from '../../cms/src/collections/slugs'
 import type { Env } from '../../cms/src/config/env'
 import { queueOrderCreatedEmails } from '../../cms/src/operations/email/queueOrderEmails'
+import { runInWriterScope } from '../../cms/src/db/sqlite-client'
 import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
 import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
 import type { Order } from '../../cms/src/payload-types'
@@ -438,7 +439,7 @@ export function startPaymentWorker({
 
   async function runOnce() {
     try {
-      await pass()
+      await runInWriterScope(pass)
       if (failures > 0) logger.info({ failures }, 'payment worker recovered')
       failures = 0
     } catch (error) {

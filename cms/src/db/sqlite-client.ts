@@ -11,6 +11,7 @@ import {
   type TransactionMode,
 } from '@libsql/client'
 import Database from 'libsql'
+import { AsyncLocalStorage } from 'node:async_hooks'
 
 /**
  * The SQLite client Payload's adapter runs on: the `Client` interface of `@libsql/client`, over
@@ -31,6 +32,15 @@ import Database from 'libsql'
  *
  * Reads outside a transaction run at once on the main connection, so they never see a
  * transaction's uncommitted writes.
+ *
+ * 4. Payload opens a transaction at the start of most operations and then, in some of them,
+ *    writes outside it on purpose (forgot-password's request stamp, login attempt counters) or
+ *    through a nested Local API call without `req`. Holding the write queue from BEGIN made such
+ *    a write wait for a transaction that was waiting for it: the process deadlocked (issue 14,
+ *    finding 1). So a transaction takes the queue and its lock only at its first statement
+ *    (lazily), and within one writer scope (one HTTP request, one worker step: see
+ *    `runInWriterScope`) a write made while that scope's own transaction holds the lock joins
+ *    that transaction under a savepoint instead of waiting for it.
  */
 
 export type SqliteClientOptions = {
@@ -100,6 +110,46 @@ function createWriteQueue(maxWaitMs: number): WriteQueue {
         }
       })
     },
+  }
+}
+
+/** One request or worker step: the transaction it has started, if any (see the class comment). */
+type WriterScope = { holder: ShopSqliteTransaction | null }
+
+const writerScopes = new AsyncLocalStorage<WriterScope>()
+
+/**
+ * Runs `fn` as one writer scope: a write it makes while a transaction it started holds the
+ * SQLite write lock joins that transaction instead of deadlocking on it. The express app wraps
+ * each request in one; the payment worker each step.
+ */
+export function runInWriterScope<T>(fn: () => T): T {
+  return writerScopes.run({ holder: null }, fn)
+}
+
+/** The transaction that this scope has started and that is still open, if any. */
+function scopeHolder(): ShopSqliteTransaction | null {
+  const holder = writerScopes.getStore()?.holder ?? null
+  return holder && !holder.closed ? holder : null
+}
+
+let savepoints = 0
+
+/** Runs `run` on the holder's connection under a savepoint: atomic within its transaction. */
+function joined<T>(holder: ShopSqliteTransaction, run: (conn: Connection) => T): T {
+  const conn = holder.connection!
+  const name = `shop_joined_${(savepoints += 1)}`
+  executeOn(conn, `SAVEPOINT ${name}`)
+  try {
+    const result = run(conn)
+    executeOn(conn, `RELEASE ${name}`)
+    return result
+  } catch (error) {
+    if (conn.db.inTransaction) {
+      executeOn(conn, `ROLLBACK TO ${name}`)
+      executeOn(conn, `RELEASE ${name}`)
+    }
+    throw error
   }
 }
 
@@ -284,49 +334,104 @@ function runInTransaction(
   }
 }
 
+/** How a transaction gets its connection at its first statement. */
+type Begin = () => Promise<{ conn: Connection; finish: () => void }>
+
+/**
+ * A transaction that takes the write queue and SQLite's lock at its first statement, not when
+ * it is opened (see the class comment of the client, point 4). Inside a writer scope whose own
+ * transaction already holds the lock, it runs as a savepoint of that transaction.
+ */
 class ShopSqliteTransaction implements Transaction {
-  #conn: Connection
-  #finish: () => void
+  #begin: Begin
+  #conn: Connection | null = null
+  #finish: () => void = () => {}
+  #starting: Promise<void> | null = null
+  /** Set when this transaction runs inside another one of the same scope. */
+  #savepoint: string | null = null
   #done = false
 
-  constructor(conn: Connection, finish: () => void) {
-    this.#conn = conn
-    this.#finish = finish
+  constructor(begin: Begin) {
+    this.#begin = begin
+  }
+
+  /** The connection it runs on, once started. */
+  get connection(): Connection | null {
+    return this.#conn
   }
 
   get closed(): boolean {
-    return this.#done || !this.#conn.db.inTransaction
+    return this.#done || (this.#conn !== null && !this.#conn.db.inTransaction)
   }
 
   #checkOpen(): void {
     if (this.closed) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED')
   }
 
-  async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
+  async #started(): Promise<Connection> {
     this.#checkOpen()
-    return executeOn(this.#conn, stmt, args)
+    if (this.#conn) return this.#conn
+    this.#starting ??= this.#start()
+    await this.#starting
+    this.#checkOpen()
+    return this.#conn!
+  }
+
+  async #start(): Promise<void> {
+    const scope = writerScopes.getStore()
+    const holder = scopeHolder()
+    if (holder && holder !== this && holder.connection) {
+      const name = `shop_nested_${(savepoints += 1)}`
+      executeOn(holder.connection, `SAVEPOINT ${name}`)
+      this.#conn = holder.connection
+      this.#savepoint = name
+      return
+    }
+    const { conn, finish } = await this.#begin()
+    this.#conn = conn
+    this.#finish = finish
+    if (scope && !scopeHolder()) scope.holder = this
+  }
+
+  async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
+    const conn = await this.#started()
+    return executeOn(conn, stmt, args)
   }
 
   async batch(stmts: InStatement[]): Promise<ResultSet[]> {
+    const conn = await this.#started()
     return stmts.map((stmt) => {
       this.#checkOpen()
-      return executeOn(this.#conn, stmt)
+      return executeOn(conn, stmt)
     })
   }
 
   async executeMultiple(sql: string): Promise<void> {
-    this.#checkOpen()
-    execOn(this.#conn, sql)
+    const conn = await this.#started()
+    execOn(conn, sql)
   }
 
   async commit(): Promise<void> {
+    if (this.#done) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED')
+    if (this.#starting) await this.#starting
+    if (!this.#conn) {
+      // Never started: nothing to commit.
+      this.close()
+      return
+    }
     this.#checkOpen()
     // A failed COMMIT leaves the transaction open for the caller's rollback.
+    if (this.#savepoint) {
+      executeOn(this.#conn, `RELEASE ${this.#savepoint}`)
+      this.#done = true // released into the transaction it ran in: nothing left to close
+      return
+    }
     executeOn(this.#conn, 'COMMIT')
     this.close()
   }
 
   async rollback(): Promise<void> {
+    if (this.#starting) await this.#starting.catch(() => {})
     this.close()
   }
 
@@ -334,8 +439,17 @@ class ShopSqliteTransaction implements Transaction {
   close(): void {
     if (this.#done) return
     this.#done = true
+    const conn = this.#conn
+    if (!conn) return
+    if (this.#savepoint) {
+      if (conn.db.inTransaction) {
+        executeOn(conn, `ROLLBACK TO ${this.#savepoint}`)
+        executeOn(conn, `RELEASE ${this.#savepoint}`)
+      }
+      return
+    }
     try {
-      rollbackIfOpen(this.#conn)
+      rollbackIfOpen(conn)
     } finally {
       this.#finish()
     }
@@ -404,11 +518,15 @@ export class ShopSqliteClient implements Client {
   async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
     const conn = this.#mainConnection()
     if (READ_ONLY.test(sqlOf(stmt))) return executeOn(conn, stmt, args)
+    const holder = scopeHolder()
+    if (holder) return joined(holder, (held) => executeOn(held, stmt, args))
     return this.#serialized(() => executeOn(conn, stmt, args))
   }
 
   async batch(stmts: InStatement[], mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
     const conn = this.#mainConnection()
+    const holder = scopeHolder()
+    if (holder) return joined(holder, (held) => stmts.map((stmt) => executeOn(held, stmt)))
     return this.#serialized(() => runInTransaction(conn, mode, stmts))
   }
 
@@ -426,6 +544,8 @@ export class ShopSqliteClient implements Client {
 
   async executeMultiple(sql: string): Promise<void> {
     const conn = this.#mainConnection()
+    const holder = scopeHolder()
+    if (holder) return joined(holder, (held) => execOn(held, sql))
     return this.#serialized(() => {
       try {
         execOn(conn, sql)
@@ -437,20 +557,27 @@ export class ShopSqliteClient implements Client {
 
   async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
     this.#checkNotClosed()
-    const release = await this.#writeQueue.acquire()
-    let conn: Connection | undefined
-    try {
-      conn = this.#idle.pop() ?? this.#open()
-      executeOn(conn, begin(mode))
-    } catch (error) {
-      if (conn) this.#handBack(conn)
-      release()
-      throw error
-    }
-    const taken = conn
-    return new ShopSqliteTransaction(taken, () => {
-      this.#handBack(taken)
-      release()
+    begin(mode) // an unknown mode fails here, as with @libsql/client
+    return new ShopSqliteTransaction(async () => {
+      this.#checkNotClosed()
+      const release = await this.#writeQueue.acquire()
+      let conn: Connection | undefined
+      try {
+        conn = this.#idle.pop() ?? this.#open()
+        executeOn(conn, begin(mode))
+      } catch (error) {
+        if (conn) this.#handBack(conn)
+        release()
+        throw error
+      }
+      const taken = conn
+      return {
+        conn: taken,
+        finish: () => {
+          this.#handBack(taken)
+          release()
+        },
+      }
     })
   }
 

@@ -13,6 +13,7 @@ import { productsRouter } from '../api/products'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
+import { runInWriterScope } from '../db/sqlite-client'
 import type { Logger } from './logger'
 
 export type CreateAppArgs = {
@@ -54,6 +55,9 @@ export function createApp({
 }: CreateAppArgs): Express {
   const app = express()
   app.disable('x-powered-by')
+  // Each request is one writer scope: a write Payload makes beside the transaction it opened
+  // joins that transaction instead of deadlocking on it (db/sqlite-client.ts, point 4).
+  app.use((_req, _res, next) => runInWriterScope(next))
   app.set('trust proxy', env.isProduction ? 1 : false)
 
   app.use(

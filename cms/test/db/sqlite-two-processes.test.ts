@@ -5,7 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { fromRoot } from '../src/config/paths'
+import { fromRoot } from '../../src/config/paths'
 import { TS_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)

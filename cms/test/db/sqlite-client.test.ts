@@ -6,7 +6,11 @@ import { LibsqlError } from '@libsql/client'
 import Database from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createShopSqliteClient, type ShopSqliteClient } from '../src/db/sqlite-client'
+import {
+  createShopSqliteClient,
+  runInWriterScope,
+  type ShopSqliteClient,
+} from '../../src/db/sqlite-client'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-sqlite-client-'))
 const file = path.join(dir, 'client.db')
@@ -109,17 +113,17 @@ describe('the SQLite client (our Client over long-lived libsql connections)', ()
 
   it('lets overlapping writers in one process take turns instead of deadlocking', async () => {
     const first = await client.transaction('write')
+    await first.execute({ sql: 'UPDATE t SET qty = qty + 1 WHERE name = ?', args: ['a'] })
     const order: string[] = []
     const secondDone = (async () => {
       const second = await client.transaction('write')
-      order.push('second began')
       await second.execute({ sql: 'UPDATE t SET qty = qty * 10 WHERE name = ?', args: ['a'] })
+      order.push('second wrote')
       await second.commit()
     })()
     const outsideWrite = client
       .execute({ sql: 'UPDATE t SET qty = qty + 100 WHERE name = ?', args: ['b'] })
       .then(() => order.push('outside write'))
-    await first.execute({ sql: 'UPDATE t SET qty = qty + 1 WHERE name = ?', args: ['a'] })
     order.push('first commits')
     await first.commit()
     await Promise.all([secondDone, outsideWrite])
@@ -128,6 +132,69 @@ describe('the SQLite client (our Client over long-lived libsql connections)', ()
       await client.execute("SELECT name, qty FROM t WHERE name IN ('a', 'b') ORDER BY name")
     ).rows
     expect(rows.map((r) => r.qty)).toEqual([40, 105])
+  })
+
+  it("takes the write lock at a transaction's first statement, not when it is opened", async () => {
+    const tx = await client.transaction('write')
+    // Opened but unused: a write beside it goes through at once (Payload opens transactions
+    // early and some of its operations write beside them first).
+    await client.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['beside-unused'] })
+    await tx.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['in-lazy-tx'] })
+    let outsideDone = false
+    const outside = client
+      .execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['after-commit'] })
+      .then(() => (outsideDone = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(outsideDone).toBe(false)
+    await tx.commit()
+    await outside
+    const names = (
+      await client.execute(
+        "SELECT name FROM t WHERE name IN ('beside-unused', 'in-lazy-tx', 'after-commit') ORDER BY id",
+      )
+    ).rows.map((r) => r.name)
+    expect(names).toEqual(['beside-unused', 'in-lazy-tx', 'after-commit'])
+    // A transaction never used commits and rolls back as a no-op.
+    await (await client.transaction('write')).commit()
+    await (await client.transaction('write')).rollback()
+  })
+
+  it("in one writer scope, a write beside the scope's own open transaction joins it instead of deadlocking", async () => {
+    const inScope = (name: string, outcome: 'commit' | 'rollback') =>
+      runInWriterScope(async () => {
+        const tx = await client.transaction('write')
+        await tx.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: [`${name}-tx`] })
+        // Without the scope this would wait for the queue the transaction holds: a deadlock.
+        await client.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: [`${name}-beside`] })
+        await client.batch([{ sql: 'INSERT INTO t (name) VALUES (?)', args: [`${name}-batch`] }])
+        const nested = await client.transaction('write')
+        await nested.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: [`${name}-nested`] })
+        await nested.commit()
+        if (outcome === 'commit') await tx.commit()
+        else await tx.rollback()
+      })
+    const names = async (prefix: string) =>
+      (
+        await client.execute({
+          sql: 'SELECT name FROM t WHERE name LIKE ? ORDER BY id',
+          args: [`${prefix}-%`],
+        })
+      ).rows.map((r) => r.name)
+
+    // Another scope's write meanwhile waits for the commit; it does not join.
+    let otherDone = false
+    const committed = inScope('kept', 'commit')
+    const other = runInWriterScope(() =>
+      client.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['other-scope'] }),
+    ).then(() => (otherDone = true))
+    await committed
+    await other
+    expect(otherDone).toBe(true)
+    expect(await names('kept')).toEqual(['kept-tx', 'kept-beside', 'kept-batch', 'kept-nested'])
+    expect(await names('other')).toEqual(['other-scope'])
+
+    await inScope('dropped', 'rollback')
+    expect(await names('dropped')).toEqual([])
   })
 
   it('reuses its connections and prepared statements across many transactions', async () => {
