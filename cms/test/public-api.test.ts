@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '../src/collections/slugs'
 import { engineOf, reserveStock } from '../src/db/atomic'
 import type { TestShop } from './support/testShop'
+import { storedBookFile } from './support/bookFile'
 import { startTestShop } from './support/testShop'
 
 let shop: TestShop
@@ -109,6 +110,7 @@ describe('GET /api/products', () => {
         priceEUR: 3,
         totalStock: 1,
         currentStock: 1,
+        digitalFile: await storedBookFile(shop.payload),
       },
     })
     expect(legacy.type).toBe('DIGITAL')

@@ -1,4 +1,5 @@
 export * from './order-status'
+export * from './product-types'
 export * from './money'
 export * from './contracts'
 export * from './links'

@@ -55,6 +55,26 @@ export const PAID_ORDER_STATUSES: readonly OrderStatus[] = [
   'ERROR_FULFILLMENT',
 ]
 
+/** Nothing moves an order out of these: it is settled for good. */
+export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
+  (status) => ALLOWED[status].length === 0,
+)
+
+/**
+ * The statuses in their groups: open (waiting for money), paid (the money is in, whatever
+ * happened after) and final (nothing changes any more). Use these, never lists of literals.
+ */
+export const ORDER_STATUS_GROUPS = {
+  open: OPEN_ORDER_STATUSES,
+  paid: PAID_ORDER_STATUSES,
+  final: FINAL_ORDER_STATUSES,
+} as const
+export type OrderStatusGroup = keyof typeof ORDER_STATUS_GROUPS
+
+export function isOrderStatusIn(group: OrderStatusGroup, status: unknown): boolean {
+  return (ORDER_STATUS_GROUPS[group] as readonly unknown[]).includes(status)
+}
+
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
 }

@@ -4,7 +4,7 @@ import { assertTransition, deriveOrderPaymentState, PAID_ORDER_STATUSES } from '
 import type { Payload } from 'payload'
 
 import { slugs } from '../../cms/src/collections/slugs'
-import { releaseReservedStock } from '../../cms/src/db/atomic'
+import type { StatusChangeContext } from '../../cms/src/collections/Orders/hooks/applyStatusChange'
 import type { Order, Payment } from '../../cms/src/payload-types'
 import type { AddressTransaction } from './chain/types'
 
@@ -131,6 +131,7 @@ export async function settleOrder({
   settings,
   logger,
   now = new Date(),
+  beforeFulfil,
 }: {
   payload: Payload
   order: Order
@@ -139,6 +140,8 @@ export async function settleOrder({
   settings: OrderSettings
   logger: Log
   now?: Date
+  /** Runs just before a PAID order is delivered (the worker's fault tests crash there). */
+  beforeFulfil?: () => void
 }): Promise<Order> {
   const from = order.status as OrderStatus
   const derived = deriveOrderPaymentState({
@@ -155,13 +158,6 @@ export async function settleOrder({
   })
   const to = derived.status
   const move = assertTransition(from, to)
-  const productId = typeof order.product === 'object' ? order.product.id : order.product
-
-  if (to === 'EXPIRED') {
-    // The copy goes back before the status says so; the release is atomic and once-only.
-    const released = await releaseReservedStock({ payload, orderId: order.id, productId })
-    if (released) logger.info({ orderId: order.id, productId }, 'reserved copy released')
-  }
 
   const latest = [...payments]
     .sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt)))
@@ -169,7 +165,6 @@ export async function settleOrder({
   const flags = order.flags ?? {}
   const data: Partial<Order> = {}
   if (move) data.status = to
-  if (move && to === 'PAID') data.paidAt = now.toISOString()
   if ((order.amountSatoshiReceived ?? 0) !== derived.received)
     data.amountSatoshiReceived = derived.received
   // Once paid, the order keeps the transaction that paid it; later money only adds up and flags.
@@ -184,11 +179,14 @@ export async function settleOrder({
   }
   if (Object.keys(data).length === 0) return order
 
+  // The Orders collection's hooks check the move and do what it causes (the copy back to the
+  // shelf on EXPIRED, delivery on PAID) in the same transaction.
   const updated = (await payload.update({
     collection: slugs.orders,
     id: order.id,
     depth: 0,
     data,
+    context: { beforeFulfil } satisfies StatusChangeContext,
   })) as Order
   if (move) {
     logger.info(

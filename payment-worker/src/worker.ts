@@ -277,11 +277,17 @@ export function startPaymentWorker({
     }
   }
 
+  const crashBeforeFulfil =
+    crashPoint === 'before-fulfil'
+      ? () => {
+          logger.warn('test hook: crashing before fulfilment')
+          process.exit(86)
+        }
+      : undefined
+
+  /** An order left PAID and unfulfilled (made PAID before the Orders seam delivered, or by hand). */
   async function fulfil(order: Order) {
-    if (crashPoint === 'before-fulfil') {
-      logger.warn({ orderId: order.id }, 'test hook: crashing before fulfilment')
-      process.exit(86)
-    }
+    crashBeforeFulfil?.()
     return fulfilOrder({
       payload,
       order,
@@ -391,6 +397,7 @@ export function startPaymentWorker({
         tipHeight: lastTip,
         settings: { confirmationsRequired: settings.confirmationsRequired },
         logger,
+        beforeFulfil: crashBeforeFulfil,
       })
       if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
       if (batch.scope === 'all') w.recorded = key

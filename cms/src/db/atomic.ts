@@ -1,5 +1,5 @@
-import type { Client } from '@libsql/client'
-import type { Payload } from 'payload'
+import type { Client, InStatement, ResultSet, TransactionMode } from '@libsql/client'
+import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
 
@@ -24,6 +24,31 @@ export function sqlite(payload: Payload): Client {
   return client
 }
 
+type SqliteRunner = {
+  execute: (stmt: InStatement) => Promise<ResultSet>
+  batch: (stmts: InStatement[], mode?: TransactionMode) => Promise<ResultSet[]>
+}
+
+/** The transaction a Payload request has open, if any (the adapter keeps one per id). */
+async function sessionOf(payload: Payload, req?: Partial<PayloadRequest>): Promise<unknown> {
+  const id = req?.transactionID ? await req.transactionID : undefined
+  if (id === undefined || id === null) return undefined
+  return (payload.db as unknown as { sessions?: Record<string, unknown> }).sessions?.[String(id)]
+}
+
+/**
+ * Where a write of this module runs on SQLite: inside the request's open transaction when it has
+ * one (so it commits or rolls back with the change that caused it, for example an order's
+ * status), otherwise on the client.
+ */
+async function sqliteFor(payload: Payload, req?: Partial<PayloadRequest>): Promise<SqliteRunner> {
+  const session = (await sessionOf(payload, req)) as
+    { db?: { session?: { tx?: SqliteRunner } } } | undefined
+  const tx = session?.db?.session?.tx
+  if (tx) return { execute: (stmt) => tx.execute(stmt), batch: (stmts) => tx.batch(stmts) }
+  return sqlite(payload)
+}
+
 // Mongoose models, typed just enough for the calls below.
 type MongoModel = {
   findOneAndUpdate: (
@@ -34,6 +59,7 @@ type MongoModel = {
   updateOne: (
     filter: Record<string, unknown>,
     update: Record<string, unknown>,
+    options?: Record<string, unknown>,
   ) => Promise<{ modifiedCount: number }>
   findOne: (filter: Record<string, unknown>) => {
     lean: () => Promise<Record<string, unknown> | null>
@@ -78,72 +104,41 @@ export async function reserveStock({
 }
 
 /**
- * Changes the copies on the shelf by `delta` in one step (never below 0), whatever orders took or
- * gave back meanwhile; returns the stock now, or null for an unknown product.
- */
-export async function adjustStock({
-  payload,
-  productId,
-  delta,
-}: {
-  payload: Payload
-  productId: string | number
-  delta: number
-}): Promise<number | null> {
-  if (engineOf(payload) === 'mongodb') {
-    const doc = await mongo(payload, slugs.products)
-      .findOneAndUpdate(
-        { _id: productId },
-        [
-          {
-            $set: {
-              currentStock: { $max: [0, { $add: ['$currentStock', delta] }] },
-              updatedAt: new Date(),
-            },
-          },
-        ],
-        { new: true },
-      )
-      .lean()
-    return doc ? Number(doc.currentStock) : null
-  }
-  const result = await sqlite(payload).execute({
-    sql: `UPDATE products SET current_stock = max(0, current_stock + ?), updated_at = ?
-          WHERE id = ? RETURNING current_stock`,
-    args: [delta, nowIso(), Number(productId)],
-  })
-  const row = result.rows[0]
-  return row ? Number(row.current_stock) : null
-}
-
-/**
  * Puts an expired order's copy back, exactly once: the order's stockReleasedAt is set in the same
- * atomic step, so a second call (a restarted worker, a second worker) changes nothing.
+ * atomic step, so a second call (a restarted worker, a second worker) changes nothing. With
+ * `req`, it runs inside that request's transaction (the Orders status seam passes it).
  */
 export async function releaseReservedStock({
   payload,
   orderId,
   productId,
+  req,
 }: {
   payload: Payload
   orderId: string
   productId: string | number
+  req?: Partial<PayloadRequest>
 }): Promise<boolean> {
   const at = nowIso()
   if (engineOf(payload) === 'mongodb') {
+    const session = await sessionOf(payload, req)
     // The marker first: a crash between the two steps loses a copy for sale, never sells one twice.
     const marked = await mongo(payload, slugs.orders).updateOne(
       { _id: orderId, stockReleasedAt: null },
       { $set: { stockReleasedAt: new Date(at) } },
+      session ? { session } : undefined,
     )
     if (marked.modifiedCount !== 1) return false
     await mongo(payload, slugs.products).updateOne(
       { _id: productId },
       { $inc: { currentStock: 1 } },
+      session ? { session } : undefined,
     )
     return true
   }
-  const [product, order] = await sqlite(payload).batch(
+  const [product, order] = await (
+    await sqliteFor(payload, req)
+  ).batch(
     [
       {
         sql: `UPDATE products SET current_stock = current_stock + 1, updated_at = ?

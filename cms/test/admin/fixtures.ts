@@ -59,3 +59,8 @@ export function productForm(
   if (files.digitalFile) form.append('digitalFile', ...files.digitalFile)
   return form
 }
+
+/** A readable PDF as a form's digital file: a digital book for sale must have one. */
+export async function bookFile(name = 'book.pdf'): Promise<[Blob, string]> {
+  return [blob(await pdfDocument(), 'application/pdf'), name]
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import type { TestShop } from '../support/testShop'
+import { storedBookFile } from '../support/bookFile'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
 import { createStaff, signedIn } from './client'
@@ -50,7 +51,12 @@ beforeAll(async () => {
   digitalId = (
     await shop.payload.create({
       collection: slugs.products,
-      data: { ...base, name: 'PDF book', type: 'DIGITAL' },
+      data: {
+        ...base,
+        name: 'PDF book',
+        type: 'DIGITAL',
+        digitalFile: await storedBookFile(shop.payload),
+      },
     })
   ).id
 })
@@ -59,7 +65,11 @@ afterAll(async () => {
   await shop?.close()
 })
 
-/** An order as checkout and the payment worker leave it, created directly in the database. */
+/**
+ * An order as checkout and the payment worker leave it: created as checkout does, then put in
+ * the status under test directly in the database (the way there, through the payment engine,
+ * is tested with the worker).
+ */
 async function createOrder(
   payload: Payload,
   {
@@ -69,7 +79,7 @@ async function createOrder(
   }: { type?: 'PHYSICAL' | 'DIGITAL'; status?: OrderStatus; extra?: Record<string, unknown> } = {},
 ) {
   const index = nextIndex++
-  return payload.create({
+  const order = await payload.create({
     collection: slugs.orders,
     data: {
       product: type === 'PHYSICAL' ? physicalId : digitalId,
@@ -82,7 +92,6 @@ async function createOrder(
       paymentAddress: `1TestAddress${String(index).padStart(8, '0')}`,
       addressIndex: index,
       gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
-      status,
       ...(type === 'PHYSICAL'
         ? {
             shippingName: 'Ada Buyer',
@@ -95,6 +104,13 @@ async function createOrder(
       ...extra,
     } as never,
   })
+  if (status === order.status) return order
+  await payload.db.updateOne({
+    collection: slugs.orders,
+    where: { id: { equals: order.id } },
+    data: { status },
+  })
+  return { ...order, status }
 }
 
 describe('GET /api/admin/orders', () => {

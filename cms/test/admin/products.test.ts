@@ -10,7 +10,7 @@ import type { AdminClient } from './client'
 import { createStaff, signedIn } from './client'
 import { reserveStock } from '../../src/db/atomic'
 import type { ProductFields } from './fixtures'
-import { blob, pdfDocument, pngImage, productForm, validFields } from './fixtures'
+import { blob, bookFile, pdfDocument, pngImage, productForm, validFields } from './fixtures'
 
 type Errors = { errors: { path: string; msg: string }[] }
 
@@ -102,7 +102,10 @@ describe('POST /api/admin/products', () => {
 
   it('defaults to available when the checkbox is not sent', async () => {
     const { status, body } = await create(
-      productForm({ ...validFields, isAvailable: undefined, name: 'Defaults' }),
+      productForm(
+        { ...validFields, isAvailable: undefined, name: 'Defaults' },
+        { digitalFile: await bookFile() },
+      ),
     )
     expect(status).toBe(201)
     expect((body as AdminProduct).isAvailable).toBe(true)
@@ -272,7 +275,10 @@ describe('GET and PUT /api/admin/products/:id', () => {
   it('keeps copies ordered while the form was open: a stock change is applied relative to the loaded value', async () => {
     const created = (
       await create(
-        productForm({ ...validFields, name: 'Busy book', totalStock: '10', currentStock: '10' }),
+        productForm(
+          { ...validFields, name: 'Busy book', totalStock: '10', currentStock: '10' },
+          { digitalFile: await bookFile() },
+        ),
       )
     ).body as AdminProduct
     const put = async (fields: ProductFields) => {
@@ -311,8 +317,11 @@ describe('GET and PUT /api/admin/products/:id', () => {
   })
 
   it('refuses a loaded stock that is not a whole number', async () => {
-    const created = (await create(productForm({ ...validFields, name: 'Loaded check' })))
-      .body as AdminProduct
+    const created = (
+      await create(
+        productForm({ ...validFields, name: 'Loaded check' }, { digitalFile: await bookFile() }),
+      )
+    ).body as AdminProduct
     const response = await admin.request('PUT', `/products/${created.id}`, {
       form: productForm({ ...validFields, currentStockLoaded: '-1' }),
     })
@@ -325,7 +334,10 @@ describe('GET and PUT /api/admin/products/:id', () => {
       await create(
         productForm(
           { ...validFields, name: 'Cover swap' },
-          { coverImageFile: [blob(await pngImage(), 'image/png'), 'a.png'] },
+          {
+            coverImageFile: [blob(await pngImage(), 'image/png'), 'a.png'],
+            digitalFile: await bookFile(),
+          },
         ),
       )
     ).body as AdminProduct
@@ -361,9 +373,12 @@ describe('GET and PUT /api/admin/products/:id', () => {
 
 describe('soft delete and restore', () => {
   it('hides a deleted product from the store, lists it last for the admin, and restores it', async () => {
-    const doomed = (await create(productForm({ ...validFields, name: 'Doomed' })))
-      .body as AdminProduct
-    await create(productForm({ ...validFields, name: 'Newest' }))
+    const doomed = (
+      await create(
+        productForm({ ...validFields, name: 'Doomed' }, { digitalFile: await bookFile() }),
+      )
+    ).body as AdminProduct
+    await create(productForm({ ...validFields, name: 'Newest' }, { digitalFile: await bookFile() }))
 
     const deleted = await admin.request('DELETE', `/products/${doomed.id}`)
     expect(deleted.status).toBe(200)

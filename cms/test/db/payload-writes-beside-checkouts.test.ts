@@ -23,7 +23,10 @@ let ownerCookie: string
 async function cms(path: string, init: RequestInit = {}, cookie?: string) {
   const headers = new Headers(init.headers)
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json')
-  if (cookie) headers.set('cookie', cookie)
+  if (cookie) {
+    headers.set('cookie', cookie)
+    headers.set('sec-fetch-site', 'same-origin') // as from a page of the shop (Payload's CSRF check)
+  }
   try {
     const response = await fetch(`${shop.url}/cms/api${path}`, {
       ...init,

@@ -1,10 +1,54 @@
-import type { CollectionConfig } from 'payload'
+import type { CollectionConfig, Field } from 'payload'
 
-import { INITIAL_ORDER_STATUS, ORDER_STATUSES } from '@shop/domain'
+import { INITIAL_ORDER_STATUS, ORDER_STATUSES, PRODUCT_TYPES } from '@shop/domain'
 
 import { isAdmin } from '../../access/isAdmin'
+import { nobody, nobodyField } from '../../access/nobody'
 import { slugs } from '../slugs'
+import { applyStatusChange } from './hooks/applyStatusChange'
 import { assignOrderId } from './hooks/assignOrderId'
+import { enforceStatusTransition } from './hooks/enforceStatusTransition'
+
+/**
+ * What the payment engine and the owner's explicit actions change, never a raw field write:
+ * read-only through /cms and /cms/api for every role (the shop's own code uses the Local API,
+ * where the status still meets the transition table).
+ */
+const ENGINE_FIELDS = new Set([
+  'id',
+  'status',
+  'product',
+  'productName',
+  'productType',
+  'priceAtPurchaseUSD',
+  'bsvUsdRateAtPurchase',
+  'amountSatoshiExpected',
+  'amountSatoshiReceived',
+  'paymentAddress',
+  'addressIndex',
+  'gatewayExpiresAt',
+  'paymentTxid',
+  'flags',
+  'downloadToken',
+  'lastCheckedAt',
+  'paidAt',
+  'fulfilledAt',
+  'stockReleasedAt',
+  'fulfillmentError',
+  'shippedAt',
+])
+
+function engineOnly(fields: Field[]): Field[] {
+  return fields.map((field) => {
+    if (field.type === 'collapsible') return { ...field, fields: engineOnly(field.fields) }
+    if (!('name' in field) || !ENGINE_FIELDS.has(field.name) || field.type === 'join') return field
+    return {
+      ...field,
+      access: { create: nobodyField, update: nobodyField },
+      admin: { ...field.admin, readOnly: true },
+    } as Field
+  })
+}
 
 /**
  * A buyer's order. Field names follow the spec's admin order; two of them keep their historical
@@ -21,9 +65,14 @@ export const Orders: CollectionConfig = {
     useAsTitle: 'id',
     defaultColumns: ['id', 'productName', 'status', 'userEmail', 'createdAt'],
   },
-  access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: () => false },
-  hooks: { beforeValidate: [assignOrderId] },
-  fields: [
+  // Orders come from checkout only; they are never deleted.
+  access: { read: isAdmin, create: nobody, update: isAdmin, delete: nobody },
+  hooks: {
+    beforeValidate: [assignOrderId],
+    beforeChange: [enforceStatusTransition],
+    afterChange: [applyStatusChange],
+  },
+  fields: engineOnly([
     { name: 'id', type: 'text', required: true, admin: { readOnly: true } },
     {
       name: 'status',
@@ -44,7 +93,7 @@ export const Orders: CollectionConfig = {
       name: 'productType',
       type: 'select',
       required: true,
-      options: ['DIGITAL', 'PHYSICAL'],
+      options: [...PRODUCT_TYPES],
     },
     { name: 'userEmail', type: 'email', required: true },
     { name: 'tokenAddress', type: 'text', admin: { description: 'Ordinal address or paymail.' } },
@@ -106,6 +155,6 @@ export const Orders: CollectionConfig = {
         { name: 'shippedAt', type: 'date' },
       ],
     },
-  ],
+  ]),
   timestamps: true,
 }

@@ -2,10 +2,9 @@ import type { CollectionConfig } from 'payload'
 
 import { isAdmin } from '../../access/isAdmin'
 import { slugs } from '../slugs'
+import { keepStockRelative, stockAsRead } from './hooks/keepStockRelative'
 import { normalizeLegacyType } from './hooks/normalizeLegacyType'
-
-export const PRODUCT_TYPES = ['DIGITAL', 'PHYSICAL'] as const
-export type ProductType = (typeof PRODUCT_TYPES)[number]
+import { requireDigitalFile } from './hooks/requireDigitalFile'
 
 /**
  * The books for sale (admin view of the spec's Product). The public API maps a DIGITAL book to
@@ -21,6 +20,7 @@ export const Products: CollectionConfig = {
   access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: isAdmin },
   hooks: {
     beforeValidate: [normalizeLegacyType],
+    beforeChange: [keepStockRelative],
     afterRead: [normalizeLegacyType],
   },
   fields: [
@@ -43,7 +43,18 @@ export const Products: CollectionConfig = {
       required: true,
       min: 0,
       defaultValue: 0,
-      admin: { description: 'Copies available for sale now; checkout reserves one atomically.' },
+      admin: {
+        description:
+          'Copies available for sale now; checkout reserves one atomically. Saving moves the stock by what you changed here, so copies sold while this form was open are kept.',
+      },
+    },
+    {
+      // The stock this form was loaded with (see hooks/keepStockRelative.ts); never stored.
+      name: 'currentStockLoaded',
+      type: 'number',
+      virtual: true,
+      admin: { hidden: true },
+      hooks: { afterRead: [stockAsRead] },
     },
     { name: 'shortDescription', type: 'textarea', maxLength: 2000 },
     { name: 'isAvailable', type: 'checkbox', defaultValue: true },
@@ -52,6 +63,7 @@ export const Products: CollectionConfig = {
       name: 'digitalFile',
       type: 'upload',
       relationTo: slugs.digitalFiles,
+      validate: requireDigitalFile,
       admin: {
         condition: (data) => data?.type !== 'PHYSICAL',
         description: 'The PDF or EPUB buyers download. Never served publicly.',

@@ -1,9 +1,8 @@
 import type { Payload } from 'payload'
-import { assertTransition, ForbiddenTransitionError } from '@shop/domain'
+import { assertTransition, ForbiddenTransitionError, isPhysical } from '@shop/domain'
 
-import { queueOrderShippedEmail } from '../email/queueOrderShippedEmail'
+import { slugs } from '../../collections/slugs'
 import type { AdminOrderDetail } from './adminOrder'
-import { claimShipment } from './claimShipment'
 import { findOrderDoc, withPayments } from './getAdminOrder'
 
 export const TRACKING_NUMBER_MAX_LENGTH = 120
@@ -12,10 +11,9 @@ export type MarkShippedResult =
   { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
 
 /**
- * PROCESSING_DELIVERY -> SHIPPED for a physical order, with its tracking number. The move goes
- * through the domain's transition table; the write is conditional on the status still being
- * PROCESSING_DELIVERY, so two admins shipping at once cannot both succeed. The buyer is told by
- * e-mail.
+ * PROCESSING_DELIVERY -> SHIPPED for a physical order, with its tracking number. The Orders
+ * collection checks the move against the domain's table and queues the buyer's e-mail; this
+ * operation only turns the request into that change and its refusals into answers.
  */
 export async function markOrderShipped({
   payload,
@@ -37,7 +35,7 @@ export async function markOrderShipped({
   }
   const order = await findOrderDoc({ payload, id })
   if (!order) return { ok: false, status: 404, error: 'Order not found.' }
-  if (order.productType !== 'PHYSICAL') {
+  if (!isPhysical(order.productType)) {
     return {
       ok: false,
       status: 409,
@@ -55,7 +53,17 @@ export async function markOrderShipped({
     }
   }
 
-  if (!(await claimShipment({ payload, orderId: order.id, trackingNumber: tracking }))) {
+  // Conditional on the status still being PROCESSING_DELIVERY, in one transaction: of two admins
+  // shipping at once exactly one succeeds. The Orders seam queues the buyer's e-mail.
+  const claimed = await payload.update({
+    collection: slugs.orders,
+    where: {
+      and: [{ id: { equals: order.id } }, { status: { equals: 'PROCESSING_DELIVERY' } }],
+    },
+    data: { status: 'SHIPPED', shippingTrackingNumber: tracking },
+    depth: 0,
+  })
+  if (claimed.docs.length !== 1) {
     return {
       ok: false,
       status: 409,
@@ -64,8 +72,5 @@ export async function markOrderShipped({
   }
   const updated = await findOrderDoc({ payload, id: order.id })
   if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
-  const detail = await withPayments({ payload, order: updated })
-  // The buyer's e-mail goes through the outbox (sent by the worker; queuing twice sends once).
-  await queueOrderShippedEmail({ payload, orderId: order.id })
-  return { ok: true, order: detail }
+  return { ok: true, order: await withPayments({ payload, order: updated }) }
 }

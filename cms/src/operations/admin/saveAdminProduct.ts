@@ -3,7 +3,6 @@ import type { Payload } from 'payload'
 import { ValidationError } from 'payload'
 
 import { slugs } from '../../collections/slugs'
-import { adjustStock } from '../../db/atomic'
 import type { AdminProduct } from './adminProduct'
 import { toAdminProduct } from './adminProduct'
 import type { FieldError } from './fieldErrors'
@@ -97,14 +96,17 @@ export async function saveAdminProduct({
     return { ok: false, status: 400, errors: [{ path, msg }] }
   }
 
-  // An edit made from a loaded form moves the stock by what the owner changed, atomically.
-  const relative = existing !== null && input.currentStockLoaded !== undefined
+  // The Products collection keeps the stock relative: an edit from a loaded form moves it by
+  // what the owner changed, and one without the loaded value sets what it gives.
   const data = {
     name: input.name,
     type: input.type,
     priceEUR: input.priceEUR,
     totalStock: input.totalStock,
-    ...(relative ? {} : { currentStock: input.currentStock }),
+    currentStock: input.currentStock,
+    ...(existing !== null && input.currentStockLoaded !== undefined
+      ? { currentStockLoaded: input.currentStockLoaded }
+      : {}),
     shortDescription: input.shortDescription,
     ...(input.isAvailable !== undefined
       ? { isAvailable: input.isAvailable }
@@ -114,20 +116,21 @@ export async function saveAdminProduct({
     ...(coverDoc ? { coverImage: coverDoc.id } : {}),
     ...(digitalDoc ? { digitalFile: digitalDoc.id } : {}),
   }
-  if (id === undefined) {
-    const created = await payload.create({
-      collection: slugs.products,
-      data: { ...data, currentStock: input.currentStock },
-      depth: 1,
-    })
-    return { ok: true, product: toAdminProduct(created) }
+  try {
+    const saved =
+      id === undefined
+        ? await payload.create({ collection: slugs.products, data, depth: 1 })
+        : await payload.update({ collection: slugs.products, id, data, depth: 1 })
+    return { ok: true, product: toAdminProduct(saved) }
+  } catch (error) {
+    // The collection's own rules (an available digital book needs its file) answer per field.
+    if (!(error instanceof ValidationError)) throw error
+    return {
+      ok: false,
+      status: 400,
+      errors: error.data.errors.map(({ path, message }) => ({ path: String(path), msg: message })),
+    }
   }
-  let saved = await payload.update({ collection: slugs.products, id, data, depth: 1 })
-  const delta = relative ? input.currentStock - (input.currentStockLoaded ?? 0) : 0
-  if (delta !== 0 && (await adjustStock({ payload, productId: saved.id, delta })) !== null) {
-    saved = await payload.findByID({ collection: slugs.products, id: saved.id, depth: 1 })
-  }
-  return { ok: true, product: toAdminProduct(saved) }
 }
 
 async function storeFile({

@@ -1,4 +1,4 @@
-import type { Payload } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
 import type { EmailKind } from '../../collections/EmailOutbox'
 import { slugs } from '../../collections/slugs'
@@ -15,10 +15,13 @@ export async function queueOrderEmail({
   kind,
   to,
   newOrder = false,
+  req,
 }: {
   payload: Payload
   orderId: string
   kind: EmailKind
+  /** The request whose transaction the message belongs to (the Orders status seam's). */
+  req?: PayloadRequest
   /** The buyer's address when the caller has it (saves reading the order). */
   to?: string
   /** The order was created in this request: it cannot have a message queued yet. */
@@ -28,6 +31,7 @@ export async function queueOrderEmail({
   try {
     if (!newOrder) {
       const existing = await payload.count({
+        req,
         collection: slugs.emailOutbox,
         where: { key: { equals: key } },
       })
@@ -35,13 +39,14 @@ export async function queueOrderEmail({
     }
     const recipient =
       to ??
-      ((await payload.findByID({ collection: slugs.orders, id: orderId, depth: 0 })) as Order)
+      ((await payload.findByID({ req, collection: slugs.orders, id: orderId, depth: 0 })) as Order)
         .userEmail
     await payload.create({
+      req,
       collection: slugs.emailOutbox,
       depth: 0,
       select: { key: true },
-      disableTransaction: true,
+      disableTransaction: !req,
       data: {
         key,
         kind,
@@ -102,5 +107,12 @@ export async function queueOrderCreatedEmails({
   return queued
 }
 
-export const queueOrderPaidEmail = ({ payload, orderId }: { payload: Payload; orderId: string }) =>
-  queueOrderEmail({ payload, orderId, kind: 'order-paid' })
+export const queueOrderPaidEmail = ({
+  payload,
+  orderId,
+  req,
+}: {
+  payload: Payload
+  orderId: string
+  req?: PayloadRequest
+}) => queueOrderEmail({ payload, orderId, kind: 'order-paid', req })

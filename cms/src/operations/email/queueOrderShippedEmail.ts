@@ -1,17 +1,19 @@
-import type { Payload } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
 import { queueOrderEmail } from './queueOrderEmails'
 
 /**
- * For the admin's "mark shipped": queues the buyer's shipped e-mail (with the tracking number
- * stored on the order). Call it after the order is saved as SHIPPED; calling it twice sends once.
+ * The buyer's shipped e-mail (with the tracking number stored on the order), queued by the
+ * Orders status seam when an order becomes SHIPPED; calling it twice sends once.
  */
 export function queueOrderShippedEmail({
   payload,
   orderId,
+  req,
 }: {
   payload: Payload
   orderId: string
+  req?: PayloadRequest
 }): Promise<boolean> {
-  return queueOrderEmail({ payload, orderId, kind: 'order-shipped' })
+  return queueOrderEmail({ payload, orderId, kind: 'order-shipped', req })
 }

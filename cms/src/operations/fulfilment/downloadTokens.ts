@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 
-import type { Payload } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { DownloadToken } from '../../payload-types'
@@ -43,8 +43,10 @@ function unseal(payload: Payload, sealed: string): string | null {
 export async function findDownloadTokenOf(
   payload: Payload,
   orderId: string,
+  req?: PayloadRequest,
 ): Promise<DownloadToken | null> {
   const found = await payload.find({
+    req,
     collection: slugs.downloadTokens,
     where: { order: { equals: orderId } },
     sort: 'createdAt',
@@ -64,17 +66,21 @@ export async function issueDownloadToken({
   productId,
   ttlHours,
   maxUses,
+  req,
 }: {
   payload: Payload
   orderId: string
   productId: string | number
   ttlHours: number
   maxUses: number
+  /** The request whose transaction the token belongs to (the Orders status seam's). */
+  req?: PayloadRequest
 }): Promise<DownloadToken> {
-  const existing = await findDownloadTokenOf(payload, orderId)
+  const existing = await findDownloadTokenOf(payload, orderId, req)
   if (existing) return existing
   const token = crypto.randomBytes(32).toString('base64url')
   return (await payload.create({
+    req,
     collection: slugs.downloadTokens,
     data: {
       tokenHash: hashDownloadToken(token),

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { assertTransition } from '@shop/domain'
-import type { Payload } from 'payload'
+import { isPhysical } from '@shop/domain'
+import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { DigitalFile, Order, Product } from '../../payload-types'
@@ -16,13 +16,15 @@ export async function digitalFilePathOf({
   payload,
   productId,
   filesDir,
+  req,
 }: {
   payload: Payload
   productId: string | number
   filesDir: string
+  req?: PayloadRequest
 }): Promise<{ filePath: string; filename: string; mimeType: string } | null> {
   const product = (await payload
-    .findByID({ collection: slugs.products, id: productId, depth: 1 })
+    .findByID({ req, collection: slugs.products, id: productId, depth: 1 })
     .catch(() => null)) as Product | null
   const file = product?.digitalFile as DigitalFile | number | null | undefined
   if (!file || typeof file !== 'object' || !file.filename) return null
@@ -32,10 +34,12 @@ export async function digitalFilePathOf({
 }
 
 /**
- * Delivers a PAID order, once: a PDF gets its download token (reused if a crashed run made it),
- * a printed book goes to PROCESSING_DELIVERY; a missing file sends the order to
- * ERROR_FULFILLMENT. fulfilledAt is written last, so a crash before it repeats only idempotent
- * steps.
+ * Delivers a PAID order, once: a PDF gets its download token (reused if a crashed run made it)
+ * and the paid e-mail, a printed book goes to PROCESSING_DELIVERY (whose e-mail the Orders
+ * status seam queues); a missing file sends the order to ERROR_FULFILLMENT. The Orders seam
+ * calls it, inside the transaction that made the order PAID (`req`), so the status and the
+ * delivery commit together; the worker calls it again only for an order left PAID and
+ * unfulfilled. fulfilledAt is written last, so a crash before it repeats only idempotent steps.
  */
 export async function fulfilOrder({
   payload,
@@ -44,6 +48,7 @@ export async function fulfilOrder({
   tokenTtlHours,
   tokenMaxUses,
   logger,
+  req,
 }: {
   payload: Payload
   order: Order
@@ -51,14 +56,15 @@ export async function fulfilOrder({
   tokenTtlHours: number
   tokenMaxUses: number
   logger: Log
+  req?: PayloadRequest
 }): Promise<Order> {
   if (order.status !== 'PAID' || order.fulfilledAt) return order
   const productId = typeof order.product === 'object' ? order.product.id : order.product
   const now = new Date().toISOString()
 
-  if (order.productType === 'PHYSICAL') {
-    assertTransition('PAID', 'PROCESSING_DELIVERY')
+  if (isPhysical(order.productType)) {
     const updated = (await payload.update({
+      req,
       collection: slugs.orders,
       id: order.id,
       data: { status: 'PROCESSING_DELIVERY', fulfilledAt: now },
@@ -67,19 +73,18 @@ export async function fulfilOrder({
       { orderId: order.id, from: 'PAID', to: 'PROCESSING_DELIVERY' },
       'order status changed',
     )
-    await queueOrderPaidEmail({ payload, orderId: order.id })
     return updated
   }
 
-  const file = await digitalFilePathOf({ payload, productId, filesDir })
+  const file = await digitalFilePathOf({ payload, productId, filesDir, req })
   if (!file) {
-    assertTransition('PAID', 'ERROR_FULFILLMENT')
     const updated = (await payload.update({
+      req,
       collection: slugs.orders,
       id: order.id,
       data: {
         status: 'ERROR_FULFILLMENT',
-        fulfillmentError: 'The book file is missing: upload it, then set the order back to PAID.',
+        fulfillmentError: 'The book file is missing: upload it, then retry the delivery.',
       },
     })) as Order
     logger.error(
@@ -95,9 +100,11 @@ export async function fulfilOrder({
     productId,
     ttlHours: tokenTtlHours,
     maxUses: tokenMaxUses,
+    req,
   })
-  await queueOrderPaidEmail({ payload, orderId: order.id })
+  await queueOrderPaidEmail({ payload, orderId: order.id, req })
   const updated = (await payload.update({
+    req,
     collection: slugs.orders,
     id: order.id,
     data: { downloadToken: token.id, fulfilledAt: now, fulfillmentError: null },

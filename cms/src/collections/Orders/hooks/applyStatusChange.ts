@@ -1,0 +1,55 @@
+import type { CollectionAfterChangeHook } from 'payload'
+
+import { env } from '../../../config/runtime'
+import { releaseReservedStock } from '../../../db/atomic'
+import { queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
+import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
+import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
+import type { Order } from '../../../payload-types'
+
+/** Set in a request's context by the worker's fault tests: runs just before delivery. */
+export type StatusChangeContext = { beforeFulfil?: () => void }
+
+/**
+ * The one seam for what an order's status change causes, whichever door changed it: the copy
+ * goes back to the shelf when it expires; a PAID order is delivered (a download token, or
+ * PROCESSING_DELIVERY for a printed book); the buyer's paid and shipped e-mails are queued.
+ * Everything runs with the change's own `req`, so it commits or rolls back with the status.
+ */
+export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
+  doc,
+  previousDoc,
+  operation,
+  req,
+  context,
+}) => {
+  if (operation !== 'update' || !previousDoc || previousDoc.status === doc.status) return doc
+  const { payload } = req
+  const productId = typeof doc.product === 'object' ? doc.product.id : doc.product
+  switch (doc.status) {
+    case 'EXPIRED': {
+      const released = await releaseReservedStock({ payload, req, orderId: doc.id, productId })
+      if (released) payload.logger.info({ orderId: doc.id, productId }, 'reserved copy released')
+      return doc
+    }
+    case 'PAID':
+      ;(context as StatusChangeContext).beforeFulfil?.()
+      return fulfilOrder({
+        payload,
+        req,
+        order: doc,
+        filesDir: env.filesDir,
+        tokenTtlHours: env.downloadTokenTtlHours,
+        tokenMaxUses: env.downloadMaxUses,
+        logger: payload.logger,
+      })
+    case 'PROCESSING_DELIVERY':
+      await queueOrderPaidEmail({ payload, req, orderId: doc.id })
+      return doc
+    case 'SHIPPED':
+      await queueOrderShippedEmail({ payload, req, orderId: doc.id })
+      return doc
+    default:
+      return doc
+  }
+}
