@@ -256,7 +256,9 @@ describe('a digital book for sale has its file, through every door', () => {
   it('is refused without a file through /cms/api, /api/admin and the Local API', async () => {
     const viaCms = await cms('POST', '/products', { ...digital, isAvailable: true })
     expect(viaCms.status).toBe(400)
-    expect(viaCms.text).toContain(DIGITAL_FILE_REQUIRED)
+    // (The field's message itself is checked below: under Vitest, Next's copy of Payload does not
+    // recognise the error class of the test's copy and sends the summary only.)
+    expect(viaCms.text).toContain('Digital File')
 
     const viaAdmin = await admin.request('POST', '/products', {
       form: productForm({ ...validFields, name: 'No file yet' }),
@@ -271,7 +273,9 @@ describe('a digital book for sale has its file, through every door', () => {
         collection: slugs.products,
         data: { ...digital, isAvailable: true } as never,
       }),
-    ).rejects.toThrow('Digital File')
+    ).rejects.toMatchObject({
+      data: { errors: [{ path: 'digitalFile', message: DIGITAL_FILE_REQUIRED }] },
+    })
   })
 
   it('may wait for its file while not for sale, and cannot lose it while for sale', async () => {

@@ -1,3 +1,4 @@
+import { isPhysical, PRODUCT_TYPES } from '@shop/domain'
 import type { CollectionConfig } from 'payload'
 
 import { isAdmin } from '../../access/isAdmin'
@@ -30,10 +31,10 @@ export const Products: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'DIGITAL',
-      options: [
-        { label: 'Digital', value: 'DIGITAL' },
-        { label: 'Physical', value: 'PHYSICAL' },
-      ],
+      options: PRODUCT_TYPES.map((value) => ({
+        label: value === 'DIGITAL' ? 'Digital' : 'Physical',
+        value,
+      })),
     },
     { name: 'priceEUR', type: 'number', required: true, min: 0, admin: { step: 0.01 } },
     { name: 'totalStock', type: 'number', required: true, min: 0, defaultValue: 0 },
@@ -65,7 +66,7 @@ export const Products: CollectionConfig = {
       relationTo: slugs.digitalFiles,
       validate: requireDigitalFile,
       admin: {
-        condition: (data) => data?.type !== 'PHYSICAL',
+        condition: (data) => !isPhysical(data?.type),
         description: 'The PDF or EPUB buyers download. Never served publicly.',
       },
     },

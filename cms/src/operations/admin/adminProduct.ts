@@ -1,4 +1,5 @@
 import type { AdminProduct } from '@shop/domain'
+import { normalizeProductType } from '@shop/domain'
 
 import type { Product } from '../../payload-types'
 import { coverImageUrl } from '../products/toPublicProduct'
@@ -9,7 +10,7 @@ export function toAdminProduct(product: Product): AdminProduct {
     id: product.id,
     name: product.name,
     // Legacy PDF and EPUB are read as DIGITAL by the collection's afterRead hook.
-    type: product.type === 'PHYSICAL' ? 'PHYSICAL' : 'DIGITAL',
+    type: normalizeProductType(product.type) ?? 'DIGITAL',
     priceEUR: Number(product.priceEUR),
     totalStock: product.totalStock ?? 0,
     currentStock: product.currentStock ?? 0,

@@ -1,4 +1,4 @@
-import { formatBSV } from '@shop/domain'
+import { formatBSV, isPhysical } from '@shop/domain'
 
 import type { EmailKind } from '../../collections/EmailOutbox'
 import type { Order } from '../../payload-types'
@@ -50,7 +50,7 @@ export function renderOrderEmail({
         `Download your book here: ${publicUrl}${downloadUrl}`,
         'The link is personal, time-limited and usage-limited.',
       )
-    else if (order.productType === 'PHYSICAL')
+    else if (isPhysical(order.productType))
       lines.push(
         'We are preparing your book for shipping; you will get another e-mail with the tracking number.',
       )

@@ -1,5 +1,5 @@
 import type { CreateOrderRequest } from '@shop/domain'
-import { eurToSatoshis } from '@shop/domain'
+import { eurToSatoshis, isPhysical } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
@@ -71,7 +71,7 @@ export async function createOrder({
   if ((product.currentStock ?? 0) <= 0)
     throw new OrderRequestError('This book is out of stock.', 409)
 
-  const physical = product.type === 'PHYSICAL'
+  const physical = isPhysical(product.type)
   if (physical) {
     const missing = REQUIRED_SHIPPING.filter(([field]) => !input[field]?.trim()).map(
       ([, label]) => label,

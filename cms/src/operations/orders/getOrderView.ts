@@ -1,5 +1,5 @@
 import type { OrderInfo, PaymentStatus } from '@shop/domain'
-import { formatBSV } from '@shop/domain'
+import { formatBSV, isDigital, normalizeProductType, publicProductType } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
@@ -36,7 +36,7 @@ export async function getOrderInfo({
     paymentAddress: order.paymentAddress,
     amountBSV: formatBSV(order.amountSatoshiExpected),
     productName: order.productName,
-    productType: order.productType === 'PHYSICAL' ? 'PHYSICAL' : 'PDF',
+    productType: publicProductType(normalizeProductType(order.productType) ?? 'DIGITAL'),
   }
 }
 
@@ -54,7 +54,7 @@ export async function getPaymentStatus({
   const order = await findOrder(payload, orderId)
   if (!order) return null
   const downloadable =
-    order.productType !== 'PHYSICAL' && order.status === 'PAID' && Boolean(order.fulfilledAt)
+    isDigital(order.productType) && order.status === 'PAID' && Boolean(order.fulfilledAt)
   return {
     status: order.status,
     txid: order.paymentTxid ?? null,

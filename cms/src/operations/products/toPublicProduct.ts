@@ -1,5 +1,5 @@
 import type { PublicProduct } from '@shop/domain'
-import { formatEUR } from '@shop/domain'
+import { formatEUR, normalizeProductType, publicProductType } from '@shop/domain'
 
 import type { Product } from '../../payload-types'
 
@@ -8,7 +8,7 @@ export function toPublicProduct(product: Product): PublicProduct {
   return {
     id: product.id,
     name: product.name,
-    type: product.type === 'PHYSICAL' ? 'PHYSICAL' : 'PDF',
+    type: publicProductType(normalizeProductType(product.type) ?? 'DIGITAL'),
     priceEUR: formatEUR(product.priceEUR),
     shortDescription: product.shortDescription ?? '',
     coverImageUrl: coverImageUrl(product.coverImage),
