@@ -31,14 +31,20 @@ export const createOrderResponseSchema = z.union([
 ])
 export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>
 
+const bsvAmount = z.string().regex(/^\d+\.\d{8}$/)
+
 export const orderInfoSchema = z.object({
   currentStatus: z.string(),
   txid: z.string().nullable(),
   gatewayExpiresAt: z.string(),
   paymentAddress: z.string(),
-  amountBSV: z.string().regex(/^\d+\.\d{8}$/),
+  amountBSV: bsvAmount,
   productName: z.string(),
   productType: z.enum(['PDF', 'PHYSICAL']),
+  // Beyond the spec: what has arrived and what is left to pay (an underpaid order's QR asks
+  // for the rest, not the whole amount again).
+  amountReceivedBSV: bsvAmount,
+  amountDueBSV: bsvAmount,
 })
 export type OrderInfo = z.infer<typeof orderInfoSchema>
 
@@ -46,6 +52,8 @@ export const paymentStatusSchema = z.object({
   status: z.string(),
   txid: z.string().nullable(),
   downloadUrl: z.string().nullable(),
+  /** Beyond the spec: what is left to pay now (the pay screen follows it while polling). */
+  amountDueBSV: bsvAmount,
 })
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>
 

@@ -55,9 +55,16 @@ describe('payments in parts', () => {
     const orderId = await createOrder(h.shop, pdfId)
     await pay(orderId, '0.2')
     await waitForStatus(h.shop.payload, orderId, 'UNDERPAID')
-    expect((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.status).toBe(
-      'UNDERPAID',
-    )
+    expect((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body).toMatchObject({
+      status: 'UNDERPAID',
+      amountDueBSV: '0.17250000',
+    })
+    // The pay screen asks for what is left, not the whole amount again.
+    expect((await api(h.shop, `/api/orders/${orderId}/info`)).body).toMatchObject({
+      amountBSV: '0.37250000',
+      amountReceivedBSV: '0.20000000',
+      amountDueBSV: '0.17250000',
+    })
     await pay(orderId) // the remaining 0.1725
     const detected = await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
     expect(detected.amountSatoshiReceived).toBe(37_250_000)

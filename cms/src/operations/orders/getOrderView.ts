@@ -37,7 +37,14 @@ export async function getOrderInfo({
     amountBSV: formatBSV(order.amountSatoshiExpected),
     productName: order.productName,
     productType: publicProductType(normalizeProductType(order.productType) ?? 'DIGITAL'),
+    amountReceivedBSV: formatBSV(order.amountSatoshiReceived ?? 0),
+    amountDueBSV: formatBSV(amountDue(order)),
   }
+}
+
+/** Satoshis still to pay: nothing once the amount due has arrived. */
+function amountDue(order: Order): number {
+  return Math.max(0, order.amountSatoshiExpected - (order.amountSatoshiReceived ?? 0))
 }
 
 /**
@@ -59,5 +66,6 @@ export async function getPaymentStatus({
     status: order.status,
     txid: order.paymentTxid ?? null,
     downloadUrl: downloadable ? await downloadUrlOf(payload, order.id) : null,
+    amountDueBSV: formatBSV(amountDue(order)),
   }
 }

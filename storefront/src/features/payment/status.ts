@@ -1,12 +1,17 @@
 import { FINAL_PAY_SCREEN_STATUSES, isOrderStatus } from '@shop/domain'
 import type { OrderStatus } from '@shop/domain'
 
-/** Statuses at which the countdown reaching 0 does not expire the invoice locally (spec section 4). */
+/**
+ * Statuses at which the countdown reaching 0 does not expire the invoice locally (spec section
+ * 4), and PAYMENT_DETECTED: a payment seen in time is on time whatever the buyer's clock says,
+ * so the screen waits for the server.
+ */
 const KEEPS_STATUS_AT_ZERO: readonly OrderStatus[] = [
   'PAID',
   'PROCESSING_DELIVERY',
   'EXPIRED',
   'UNDERPAID',
+  'PAYMENT_DETECTED',
 ]
 
 export const toOrderStatus = (value: unknown): OrderStatus =>
@@ -19,7 +24,7 @@ export const isPaidStatus = (status: OrderStatus) =>
 
 export const expiresLocallyAtZero = (status: OrderStatus) => !KEEPS_STATUS_AT_ZERO.includes(status)
 
-/** The payment URI of the QR code; without an amount when only a remainder is due. */
-export function paymentUri(address: string, amountBSV?: string): string {
-  return amountBSV ? `bitcoin:${address}?sv&amount=${amountBSV}` : `bitcoin:${address}?sv`
+/** The payment URI of the QR code (decision 009): BIP21 with the `sv` marker and the amount. */
+export function paymentUri(address: string, amountBSV: string): string {
+  return `bitcoin:${address}?sv&amount=${amountBSV}`
 }

@@ -9,6 +9,9 @@ export type OrderInfo = {
   amountBSV: string
   productName: string
   productType: 'PDF' | 'PHYSICAL'
+  /** Beyond the spec: what has arrived and what is left to pay. */
+  amountReceivedBSV?: string
+  amountDueBSV?: string
 }
 
 export function getOrderInfo(orderId: string): Promise<OrderInfo> {

@@ -1,6 +1,12 @@
 import { api } from '@/lib/api-client'
 
-export type PaymentStatus = { status: string; txid: string | null; downloadUrl: string | null }
+export type PaymentStatus = {
+  status: string
+  txid: string | null
+  downloadUrl: string | null
+  /** Beyond the spec: what is left to pay now. */
+  amountDueBSV?: string
+}
 
 export function getPaymentStatus(orderId: string): Promise<PaymentStatus> {
   return api.get<PaymentStatus>(

@@ -44,13 +44,18 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
 
   const initialStatus = toOrderStatus(info.currentStatus)
   const startsFinal = isFinalPayStatus(initialStatus)
-  const poll = usePaymentStatus(orderId, !startsFinal && !expiredLocally, POLL_INTERVAL_MS)
+  // Polling goes on past a local expiry until the server's status is final: a payment sent in
+  // the last second is still recorded on time, and the screen then follows the server.
+  const poll = usePaymentStatus(orderId, !startsFinal, POLL_INTERVAL_MS)
 
   const serverStatus = poll.data ? toOrderStatus(poll.data.status) : initialStatus
-  const status: OrderStatus = expiredLocally ? 'EXPIRED' : serverStatus
+  const status: OrderStatus =
+    expiredLocally && serverStatus === 'AWAITING_PAYMENT' ? 'EXPIRED' : serverStatus
   const isFinal = isFinalPayStatus(status)
   const paid = isPaidStatus(status)
   const txid = poll.data?.txid ?? info.txid ?? null
+  // What is left to pay (the whole amount until something arrives).
+  const dueBSV = poll.data?.amountDueBSV ?? info.amountDueBSV ?? info.amountBSV
 
   const seconds = useCountdown(info.gatewayExpiresAt, !isFinal)
   useEffect(() => {
@@ -110,8 +115,9 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         {status === 'UNDERPAID' ? (
           <p className="pay-message pay-message--warning">
             We received part of your payment, but less than the{' '}
-            <strong>{info.amountBSV} BSV</strong> due. Please send the remaining balance to the same
-            address before the invoice expires.
+            <strong>{info.amountBSV} BSV</strong> due. Please send the remaining balance of{' '}
+            <strong className="pay-amount">{dueBSV} BSV</strong> to the same address before the
+            invoice expires.
           </p>
         ) : null}
 
@@ -119,24 +125,21 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
           <>
             <div className="pay-qr">
               <QRCodeSVG
-                value={
-                  status === 'UNDERPAID'
-                    ? paymentUri(info.paymentAddress)
-                    : paymentUri(info.paymentAddress, info.amountBSV)
-                }
+                value={paymentUri(info.paymentAddress, dueBSV)}
                 size={220}
                 level="H"
                 marginSize={2}
-                title={`Payment QR code for ${info.amountBSV} BSV`}
+                title={`Payment QR code for ${dueBSV} BSV`}
                 role="img"
-                aria-label={`Payment QR code for ${info.amountBSV} BSV`}
+                aria-label={`Payment QR code for ${dueBSV} BSV`}
                 data-testid="payment-qr"
+                data-uri={paymentUri(info.paymentAddress, dueBSV)}
               />
             </div>
             <CopyField label="Payment address" value={info.paymentAddress} what="Address" />
             <CopyField
-              label={status === 'UNDERPAID' ? 'Total amount due (BSV)' : 'Amount (BSV)'}
-              value={info.amountBSV}
+              label={status === 'UNDERPAID' ? 'Remaining amount (BSV)' : 'Amount (BSV)'}
+              value={dueBSV}
               what="Amount"
             />
             {seconds !== null ? (
@@ -221,13 +224,20 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
           {status === 'UNDERPAID' ? (
             <p className="pay-strong">Please send the remaining funds.</p>
           ) : null}
-          {!isFinal || paid ? (
+          {!isFinal ? (
             <p className="muted">
               {showPaymentDetails ? 'You may close this window after paying: we' : 'We'} will email
               you when your payment is confirmed
               {info.productType === 'PDF'
                 ? ', with your download link.'
                 : ' and again when your book ships.'}
+            </p>
+          ) : null}
+          {paid ? (
+            <p className="muted">
+              {info.productType === 'PDF'
+                ? 'Your download link is on the next page and in the e-mail we have sent you.'
+                : 'We have e-mailed you a confirmation, and will e-mail you again when your book ships.'}
             </p>
           ) : null}
           <p className="muted pay-order-id">Order number: {orderId}</p>

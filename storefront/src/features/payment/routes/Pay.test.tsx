@@ -301,6 +301,109 @@ describe('/pay/{orderId}', () => {
     expect(screen.getByRole('heading', { name: 'Underpayment Received' })).toBeInTheDocument()
   })
 
+  it('asks an underpaid order for what is left: message, QR code and copy field, following each poll', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let due = '0.10000000'
+    stubApi({
+      '/api/orders/order-1/info': () => ({
+        body: info({
+          currentStatus: 'UNDERPAID',
+          amountReceivedBSV: '0.19800000',
+          amountDueBSV: '0.10000000',
+        }),
+      }),
+      '/api/orders/order-1/payment-status': () => ({
+        body: { status: 'UNDERPAID', txid: TXID, downloadUrl: null, amountDueBSV: due },
+      }),
+      '/api/shop-config': config(false),
+    })
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
+    const writeText = vi.fn().mockResolvedValue(undefined)
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    renderPay()
+    expect(
+      await screen.findByRole('heading', { name: 'Underpayment Received' }),
+    ).toBeInTheDocument()
+    expect(screen.getByText('0.10000000 BSV')).toBeInTheDocument()
+    expect(screen.getByTestId('payment-qr')).toHaveAttribute(
+      'data-uri',
+      `bitcoin:${ADDRESS}?sv&amount=0.10000000`,
+    )
+    expect(screen.getByText('Remaining amount (BSV)')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Copy amount' }))
+    expect(writeText).toHaveBeenLastCalledWith('0.10000000')
+
+    // A second partial payment arrives: the next poll brings the new remainder.
+    due = '0.04000000'
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5100)
+    })
+    expect(await screen.findByText('0.04000000 BSV')).toBeInTheDocument()
+    expect(screen.getByTestId('payment-qr')).toHaveAttribute(
+      'data-uri',
+      `bitcoin:${ADDRESS}?sv&amount=0.04000000`,
+    )
+  })
+
+  it('keeps a detected payment past the countdown and follows the server to paid', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const replies = ['PAYMENT_DETECTED', 'PAYMENT_DETECTED', 'PAID']
+    stubApi({
+      '/api/orders/order-1/info': () => ({
+        body: info({
+          currentStatus: 'PAYMENT_DETECTED',
+          gatewayExpiresAt: new Date(Date.now() + 1000).toISOString(),
+        }),
+      }),
+      '/api/orders/order-1/payment-status': () => ({
+        body: {
+          status: replies.length > 1 ? replies.shift() : replies[0],
+          txid: TXID,
+          downloadUrl: null,
+        },
+      }),
+      '/api/shop-config': config(false),
+    })
+    renderPay()
+    expect(await screen.findByRole('heading', { name: 'Payment Detected...' })).toBeInTheDocument()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3000)
+    })
+    expect(screen.getByRole('heading', { name: 'Payment Detected...' })).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Invoice Expired' })).not.toBeInTheDocument()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000)
+    })
+    expect(await screen.findByRole('heading', { name: 'Payment Confirmed!' })).toBeInTheDocument()
+    // Confirmed: no promise to e-mail "when your payment is confirmed" any more.
+    expect(screen.queryByText(/when your payment is confirmed/)).not.toBeInTheDocument()
+    expect(screen.getByText(/Your download link is on the next page/)).toBeInTheDocument()
+  })
+
+  it('after a local expiry, still follows the server when a payment sent in time is recorded', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let serverStatus = 'AWAITING_PAYMENT'
+    stubApi({
+      '/api/orders/order-1/info': () => ({
+        body: info({ gatewayExpiresAt: new Date(Date.now() + 1000).toISOString() }),
+      }),
+      '/api/orders/order-1/payment-status': () => ({
+        body: { status: serverStatus, txid: null, downloadUrl: null },
+      }),
+      '/api/shop-config': config(false),
+    })
+    renderPay()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000)
+    })
+    expect(await screen.findByRole('heading', { name: 'Invoice Expired' })).toBeInTheDocument()
+    serverStatus = 'PAYMENT_DETECTED'
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5100)
+    })
+    expect(await screen.findByRole('heading', { name: 'Payment Detected...' })).toBeInTheDocument()
+  })
+
   it('copies the address and the amount, and says when copying fails', async () => {
     stubApi({
       '/api/orders/order-1/info': () => ({ body: info() }),
