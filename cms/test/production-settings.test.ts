@@ -12,6 +12,10 @@ import { TS_NODE_ARGS } from './support/nodeArgs'
 
 const run = promisify(execFile)
 
+// BIP32 test vector 2's master public key: a well-formed xpub that is not the shop's test key.
+const OWNER_XPUB =
+  'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB'
+
 describe('production start-up', () => {
   it('refuses to start without its required settings and names each one', async () => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '3999' }
@@ -38,7 +42,7 @@ describe('production start-up', () => {
     const env = loadEnv({
       NODE_ENV: 'production',
       PAYLOAD_SECRET: 'x'.repeat(40),
-      BSV_XPUB: 'xpub-of-the-owner',
+      BSV_XPUB: OWNER_XPUB,
       CHAIN_SOURCE: 'whatsonchain',
       PUBLIC_URL: 'https://shop.example',
     })
@@ -63,6 +67,32 @@ describe('production start-up', () => {
     } catch (error) {
       expect((error as EnvError).problems).toHaveLength(3)
     }
+  })
+
+  it('refuses a private key or garbage as BSV_XPUB, naming the risk', () => {
+    const problemsWith = (xpub: string) => {
+      try {
+        loadEnv({
+          NODE_ENV: 'production',
+          PAYLOAD_SECRET: 'x'.repeat(40),
+          BSV_XPUB: xpub,
+          CHAIN_SOURCE: 'whatsonchain',
+          PUBLIC_URL: 'https://shop.example',
+        })
+      } catch (error) {
+        return (error as EnvError).problems
+      }
+      return []
+    }
+    // BIP32 test vector 1's master private key (the test xpub's own xprv).
+    const xprv =
+      'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi'
+    expect(problemsWith(xprv)).toEqual([expect.stringMatching(/PRIVATE key.*spend/)])
+    expect(problemsWith('xpub-of-the-owner')).toEqual([
+      expect.stringMatching(/not a valid extended public key/),
+    ])
+    expect(problemsWith('hello')).toHaveLength(1)
+    expect(() => loadEnv({ BSV_XPUB: xprv })).toThrow(EnvError)
   })
 
   it('runs in test mode with nothing configured', () => {
@@ -107,7 +137,7 @@ describe('production database', () => {
         DATA_DIR: dataDir,
         DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
         PAYLOAD_SECRET: 'p'.repeat(40),
-        BSV_XPUB: 'xpub-of-the-owner',
+        BSV_XPUB: OWNER_XPUB,
         CHAIN_SOURCE: 'whatsonchain',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         LOG_LEVEL: 'warn',

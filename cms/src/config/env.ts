@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { fromRoot } from './paths'
+import { xpubProblem } from './xpub'
 
 /**
  * Every setting of the shop, validated once. `.env.example` documents each one.
@@ -47,6 +48,9 @@ const schema = z.object({
   COINGECKO_URL: z.string().default('https://api.coingecko.com/api/v3'),
   COINPAPRIKA_URL: z.string().default('https://api.coinpaprika.com/v1'),
   RATE_CACHE_SECONDS: intFrom(60, 1),
+  RATE_MIN_EUR: z.coerce.number().positive().default(1),
+  RATE_MAX_EUR: z.coerce.number().positive().default(10_000),
+  RATE_MAX_SPREAD: z.coerce.number().positive().max(1).default(0.1),
 
   CONFIRMATIONS_REQUIRED: intFrom(1, 0),
   ORDER_EXPIRY_MINUTES: intFrom(20, 1),
@@ -98,6 +102,11 @@ export type Env = {
   coingeckoUrl: string
   coinpaprikaUrl: string
   rateCacheSeconds: number
+  /** Bounds of a believable EUR per BSV rate; outside them no order is priced. */
+  rateMinEUR: number
+  rateMaxEUR: number
+  /** Largest share by which two rate sources may disagree (0.1 = 10 %). */
+  rateMaxSpread: number
   confirmationsRequired: number
   orderExpiryMinutes: number
   monitoringWindowHours: number
@@ -167,6 +176,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (!e.PUBLIC_URL)
       problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
+  if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR)
+    problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
+  if (e.BSV_XPUB) {
+    const problem = xpubProblem(e.BSV_XPUB)
+    if (problem) problems.push(problem)
+  }
   if (problems.length > 0) throw new EnvError(problems)
 
   const engine = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI) ? 'mongodb' : 'sqlite'
@@ -208,6 +223,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     coingeckoUrl: e.COINGECKO_URL.replace(/\/$/, ''),
     coinpaprikaUrl: e.COINPAPRIKA_URL.replace(/\/$/, ''),
     rateCacheSeconds: e.RATE_CACHE_SECONDS,
+    rateMinEUR: e.RATE_MIN_EUR,
+    rateMaxEUR: e.RATE_MAX_EUR,
+    rateMaxSpread: e.RATE_MAX_SPREAD,
     confirmationsRequired: e.CONFIRMATIONS_REQUIRED,
     orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,

@@ -33,6 +33,8 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
+const BOUNDS = { rateMinEUR: 1, rateMaxEUR: 10_000, rateMaxSpread: 0.1 }
+
 const live = (now: () => number) =>
   createRateProvider(
     {
@@ -41,6 +43,7 @@ const live = (now: () => number) =>
       coingeckoUrl: `${base}/gecko`,
       coinpaprikaUrl: `${base}/paprika`,
       rateCacheSeconds: 60,
+      ...BOUNDS,
     },
     now,
   )
@@ -75,6 +78,47 @@ describe('the BSV rate', () => {
     await expect(live(() => 0).getRate()).rejects.toBeInstanceOf(RateUnavailableError)
   })
 
+  it('never prices with a rate outside the bounds: 1e12 or 1e-9 EUR/BSV from a source is not used', async () => {
+    gecko = { status: 200, body: { 'bitcoin-cash-sv': { eur: 1e12 } }, calls: 0 }
+    paprika = { status: 200, body: { quotes: { EUR: { price: 1e-9 } } }, calls: 0 }
+    const failure = await live(() => 0)
+      .getRate()
+      .catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(RateUnavailableError)
+    expect((failure as RateUnavailableError).causes.join(' ')).toMatch(
+      /coingecko: 1000000000000 EUR\/BSV is outside 1\.\.10000.*coinpaprika: 1e-9 EUR\/BSV is outside/,
+    )
+    // One believable source is enough: the other's nonsense is left out.
+    paprika = { status: 200, body: { quotes: { EUR: { price: 41.5 } } }, calls: 0 }
+    expect(await live(() => 0).getRate()).toBe(41.5)
+  })
+
+  it('asks both sources and stops pricing when they disagree by more than the allowed share', async () => {
+    gecko = { status: 200, body: { 'bitcoin-cash-sv': { eur: 40 } }, calls: 0 }
+    paprika = { status: 200, body: { quotes: { EUR: { price: 52 } } }, calls: 0 }
+    const failure = await live(() => 0)
+      .getRate()
+      .catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(RateUnavailableError)
+    expect((failure as RateUnavailableError).causes.at(-1)).toMatch(/disagree by 30\.0 %/)
+    expect(gecko.calls + paprika.calls).toBe(2)
+
+    paprika.body = { quotes: { EUR: { price: 41 } } }
+    expect(await live(() => 0).getRate()).toBe(40)
+  })
+
+  it('refuses a fixed rate outside the bounds too', async () => {
+    const fixed = createRateProvider({
+      rateSource: 'fixed',
+      fixedRateEUR: 1e-9,
+      coingeckoUrl: base,
+      coinpaprikaUrl: base,
+      rateCacheSeconds: 60,
+      ...BOUNDS,
+    })
+    await expect(fixed.getRate()).rejects.toBeInstanceOf(RateUnavailableError)
+  })
+
   it('uses the fixed rate in test mode without any call', async () => {
     gecko = { status: 200, body: {}, calls: 0 }
     const fixed = createRateProvider({
@@ -83,6 +127,7 @@ describe('the BSV rate', () => {
       coingeckoUrl: base,
       coinpaprikaUrl: base,
       rateCacheSeconds: 60,
+      ...BOUNDS,
     })
     expect(await fixed.getRate()).toBe(40)
     expect(gecko.calls).toBe(0)

@@ -38,6 +38,9 @@ type OrderSettings = Pick<
   | 'coingeckoUrl'
   | 'coinpaprikaUrl'
   | 'rateCacheSeconds'
+  | 'rateMinEUR'
+  | 'rateMaxEUR'
+  | 'rateMaxSpread'
   | 'publicUrl'
 >
 

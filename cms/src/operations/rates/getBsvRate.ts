@@ -1,9 +1,11 @@
 import type { Env } from '../../config/env'
 
 /**
- * EUR per BSV. Test mode uses the fixed rate; live mode asks CoinGecko, then CoinPaprika, and
- * caches the answer for RATE_CACHE_SECONDS. When no source answers the caller gets an error:
- * a made-up or stale rate would price books wrongly.
+ * EUR per BSV. Test mode uses the fixed rate; live mode asks CoinGecko and CoinPaprika together
+ * and caches the answer for RATE_CACHE_SECONDS. A rate outside RATE_MIN_EUR..RATE_MAX_EUR is
+ * not used, and two sources that disagree by more than RATE_MAX_SPREAD stop pricing: the
+ * caller gets an error rather than a book sold for one satoshi (a source answering 1e12) or
+ * for an impossible amount (1e-9). One good source is enough when the other is down.
  */
 
 export class RateUnavailableError extends Error {
@@ -17,7 +19,14 @@ export type RateSource = { name: string; fetchRate: () => Promise<number> }
 
 type RateSettings = Pick<
   Env,
-  'rateSource' | 'fixedRateEUR' | 'coingeckoUrl' | 'coinpaprikaUrl' | 'rateCacheSeconds'
+  | 'rateSource'
+  | 'fixedRateEUR'
+  | 'coingeckoUrl'
+  | 'coinpaprikaUrl'
+  | 'rateCacheSeconds'
+  | 'rateMinEUR'
+  | 'rateMaxEUR'
+  | 'rateMaxSpread'
 >
 
 const TIMEOUT_MS = 5000
@@ -68,27 +77,59 @@ export function liveRateSources(
 
 export type RateProvider = { getRate: () => Promise<number> }
 
+/** Why a rate cannot price an order, or null when it is within the bounds. */
+function outOfBounds(rate: number, settings: RateSettings): string | null {
+  if (rate >= settings.rateMinEUR && rate <= settings.rateMaxEUR) return null
+  return `${rate} EUR/BSV is outside ${settings.rateMinEUR}..${settings.rateMaxEUR} (RATE_MIN_EUR, RATE_MAX_EUR)`
+}
+
 export function createRateProvider(
   settings: RateSettings,
   now: () => number = Date.now,
 ): RateProvider {
-  if (settings.rateSource === 'fixed') return { getRate: async () => settings.fixedRateEUR }
+  if (settings.rateSource === 'fixed') {
+    const problem = outOfBounds(settings.fixedRateEUR, settings)
+    return {
+      getRate: async () => {
+        if (problem) throw new RateUnavailableError([`fixed: ${problem}`])
+        return settings.fixedRateEUR
+      },
+    }
+  }
   const sources = liveRateSources(settings)
   let cached: { rate: number; at: number } | undefined
   let inFlight: Promise<number> | undefined
 
   const refresh = async () => {
     const causes: string[] = []
-    for (const source of sources) {
-      try {
-        const rate = await source.fetchRate()
-        cached = { rate, at: now() }
-        return rate
-      } catch (error) {
-        causes.push(`${source.name}: ${error instanceof Error ? error.message : String(error)}`)
+    const answers: { name: string; rate: number }[] = []
+    const settled = await Promise.allSettled(sources.map((source) => source.fetchRate()))
+    settled.forEach((result, i) => {
+      const { name } = sources[i]!
+      if (result.status === 'rejected') {
+        const reason = result.reason as unknown
+        causes.push(`${name}: ${reason instanceof Error ? reason.message : String(reason)}`)
+        return
       }
+      const problem = outOfBounds(result.value, settings)
+      if (problem) causes.push(`${name}: ${problem}`)
+      else answers.push({ name, rate: result.value })
+    })
+    if (answers.length === 0) throw new RateUnavailableError(causes)
+    const rates = answers.map((a) => a.rate)
+    const spread = (Math.max(...rates) - Math.min(...rates)) / Math.min(...rates)
+    if (spread > settings.rateMaxSpread) {
+      throw new RateUnavailableError([
+        ...causes,
+        `the sources disagree by ${(spread * 100).toFixed(1)} % (${answers
+          .map((a) => `${a.name} ${a.rate}`)
+          .join(', ')}; RATE_MAX_SPREAD ${settings.rateMaxSpread * 100} %)`,
+      ])
     }
-    throw new RateUnavailableError(causes)
+    // The first source in order of preference that answered well.
+    const rate = answers[0]!.rate
+    cached = { rate, at: now() }
+    return rate
   }
 
   return {
@@ -112,6 +153,9 @@ export function rateProviderFor(settings: RateSettings): RateProvider {
     settings.coingeckoUrl,
     settings.coinpaprikaUrl,
     settings.rateCacheSeconds,
+    settings.rateMinEUR,
+    settings.rateMaxEUR,
+    settings.rateMaxSpread,
   ])
   if (!shared || shared.key !== key) shared = { key, provider: createRateProvider(settings) }
   return shared.provider
