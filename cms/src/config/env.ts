@@ -176,8 +176,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (!e.PUBLIC_URL)
       problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
-  if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR)
-    problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
+  if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
   if (e.BSV_XPUB) {
     const problem = xpubProblem(e.BSV_XPUB)
     if (problem) problems.push(problem)
