@@ -63,6 +63,7 @@ describe('buying the PDF end to end', () => {
       status: 'PAYMENT_DETECTED',
       txid,
       downloadUrl: null,
+      amountDueBSV: '0.00000000',
     })
 
     const mined = await api(h.shop, '/api/test-mode/mine', { body: {} })
