@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { fromRoot } from '../../src/config/paths'
-import { TS_NODE_ARGS } from './support/nodeArgs'
+import { TS_NODE_ARGS } from '../support/nodeArgs'
 
 const run = promisify(execFile)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-two-writers-'))
