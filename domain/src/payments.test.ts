@@ -145,6 +145,20 @@ describe('deriving an order status from its payments', () => {
     })
     expect(state).toMatchObject({ status: 'EXPIRED', received: 1000, flags: { paidLate: true } })
   })
+  it('flags a full payment that came only late as paid late, not partial', () => {
+    const state = deriveOrderPaymentState({
+      ...base,
+      status: 'EXPIRED',
+      payments: [pay(1000, 1, true)],
+    })
+    expect(state.flags).toEqual({ paidLate: true, paidPartial: false, paidOver: false })
+    const short = deriveOrderPaymentState({
+      ...base,
+      status: 'EXPIRED',
+      payments: [pay(300, 1, true)],
+    })
+    expect(short.flags).toEqual({ paidLate: true, paidPartial: true, paidOver: false })
+  })
   it('does not count a late top-up towards an on-time partial payment', () => {
     const state = deriveOrderPaymentState({
       ...base,

@@ -95,7 +95,10 @@ export type RecordedPayment = {
   satoshis: number
   /** Confirmations now; 0 while in the mempool. */
   confirmations: number
-  /** Seen after the order had expired. */
+  /**
+   * Not on time: first seen by a look at the chain that began after the deadline (expiry plus
+   * the grace period), and not in a block mined before it.
+   */
   late: boolean
 }
 
@@ -103,7 +106,12 @@ export type OrderPaymentFacts = {
   status: OrderStatus
   amountSatoshiExpected: number
   payments: readonly RecordedPayment[]
+  /** The deadline: the order's expiry plus the grace period for propagation. */
   expiresAt: Date
+  /**
+   * When the look at the chain that found these payments began (not the worker's clock when it
+   * records them): an order expires only when a look begun after the deadline found it unpaid.
+   */
   now: Date
   confirmationsRequired: number
 }
@@ -143,7 +151,9 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
     received,
     flags: {
       paidLate: payments.some((p) => p.late),
-      paidPartial: received > 0 && onTimeTotal < due,
+      // Short of the amount: the on-time money when some came in time, else all of it (a full
+      // payment that only came late is "paid late", not partial).
+      paidPartial: received > 0 && (onTimeTotal > 0 ? onTimeTotal : received) < due,
       paidOver: received > due,
     },
   }

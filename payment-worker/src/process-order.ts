@@ -16,7 +16,11 @@ import type { AddressTransaction } from './chain/types'
  * next pass. Fulfilment is a separate step (fulfilOrder).
  */
 
-export type OrderSettings = { confirmationsRequired: number }
+export type OrderSettings = {
+  confirmationsRequired: number
+  /** How long after its expiry an order still counts a payment as on time (propagation). */
+  graceMs: number
+}
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
 
 /** The outputs of a raw transaction that pay `address` (P2PKH), with exact satoshis. */
@@ -46,23 +50,41 @@ async function paymentsOf(payload: Payload, orderId: string): Promise<Payment[]>
   return found.docs as Payment[]
 }
 
+/** The order's deadline: its expiry plus the grace period for propagation. */
+export const deadlineOf = (order: Pick<Order, 'gatewayExpiresAt'>, graceMs: number) =>
+  new Date(new Date(order.gatewayExpiresAt).getTime() + graceMs)
+
+/**
+ * Records the payments a look at the chain found. Whether one is on time is judged by the chain,
+ * not by the worker's clock when it records: a payment found by a look that began before the
+ * deadline is on time, and so is one in a block mined before the deadline, however late the
+ * worker (or the chain source, after an outage) sees it.
+ */
 export async function recordPayments({
   payload,
   order,
   transactions,
   getTransactionHex,
+  getBlockTime,
+  checkStartedAt,
+  graceMs,
   logger,
 }: {
   payload: Payload
   order: Order
   transactions: readonly AddressTransaction[]
   getTransactionHex: (txid: string) => Promise<string>
+  getBlockTime: (height: number) => Promise<Date>
+  /** When the look that found `transactions` began. */
+  checkStartedAt: Date
+  graceMs: number
   logger: Log
 }): Promise<Payment[]> {
   let payments = await paymentsOf(payload, order.id)
-  const now = new Date()
-  const expired =
-    order.status === 'EXPIRED' || now.getTime() >= new Date(order.gatewayExpiresAt).getTime()
+  const deadline = deadlineOf(order, graceMs).getTime()
+  const lookedLate = order.status === 'EXPIRED' || checkStartedAt.getTime() >= deadline
+  const isLate = async (height: number | null) =>
+    lookedLate && !(height !== null && (await getBlockTime(height)).getTime() <= deadline)
   let changed = false
   for (const { txid, height } of transactions) {
     const outputs = outputsPaying(await getTransactionHex(txid), order.paymentAddress)
@@ -70,6 +92,7 @@ export async function recordPayments({
       const outpoint = `${txid}:${vout}`
       const known = payments.find((p) => p.outpoint === outpoint)
       if (!known) {
+        const late = await isLate(height)
         try {
           await payload.create({
             collection: slugs.payments,
@@ -80,16 +103,13 @@ export async function recordPayments({
               vout,
               satoshis,
               address: order.paymentAddress,
-              seenAt: now.toISOString(),
+              seenAt: checkStartedAt.toISOString(),
               blockHeight: height,
-              confirmedAt: height !== null ? now.toISOString() : null,
-              late: expired,
+              confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
+              late,
             },
           })
-          logger.info(
-            { orderId: order.id, outpoint, satoshis, late: expired, height },
-            'payment recorded',
-          )
+          logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
         } catch (error) {
           // Recorded meanwhile by another pass: the unique outpoint did its job.
           const again = await payload.count({
@@ -105,7 +125,8 @@ export async function recordPayments({
           id: known.id,
           data: {
             blockHeight: height,
-            confirmedAt: height !== null ? (known.confirmedAt ?? now.toISOString()) : null,
+            confirmedAt:
+              height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
           },
         })
         changed = true
@@ -139,6 +160,7 @@ export async function settleOrder({
   tipHeight: number
   settings: OrderSettings
   logger: Log
+  /** When the look at the chain began: an order expires only by a look begun after its deadline. */
   now?: Date
   /** Runs just before a PAID order is delivered (the worker's fault tests crash there). */
   beforeFulfil?: () => void
@@ -152,7 +174,7 @@ export async function settleOrder({
       confirmations: confirmationsOf(p, tipHeight),
       late: Boolean(p.late),
     })),
-    expiresAt: new Date(order.gatewayExpiresAt),
+    expiresAt: deadlineOf(order, settings.graceMs),
     now,
     confirmationsRequired: settings.confirmationsRequired,
   })

@@ -46,6 +46,7 @@ export type WorkerSettings = Pick<
   | 'workerFastPollMs'
   | 'workerSlowPollMs'
   | 'wocMaxRequestsPerSecond'
+  | 'paymentGraceSeconds'
 > & { logEmails: boolean; emailRetryBaseMs?: number }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -154,8 +155,12 @@ export function startPaymentWorker({
     ),
   )
 
+  const graceMs = settings.paymentGraceSeconds * 1000
+  /** Expiry plus the grace period: only a look begun after it can expire the order. */
+  const deadlineOf = (w: Watched) => w.expiresAt + graceMs
+
   const isFresh = (w: Watched, now: number) =>
-    isOpen(w.status) && now < w.expiresAt && now - w.createdAt < FRESH_ORDER_MS
+    isOpen(w.status) && now < deadlineOf(w) && now - w.createdAt < FRESH_ORDER_MS
 
   const scopeOf = (w: Watched, now: number): HistoryScope =>
     isFresh(w, now) && !w.fullLookDue && w.status !== 'PAYMENT_DETECTED' ? 'unconfirmed' : 'all'
@@ -169,8 +174,8 @@ export function startPaymentWorker({
         MAX_OLD_INTERVAL_MS,
         Math.max(settings.workerSlowPollMs, (now - w.createdAt) / 4),
       )
-    // An open order is looked at again the moment it expires.
-    if (isOpen(w.status) && w.expiresAt > now) interval = Math.min(interval, w.expiresAt - now)
+    // An open order is looked at again the moment its deadline passes.
+    if (isOpen(w.status) && deadlineOf(w) > now) interval = Math.min(interval, deadlineOf(w) - now)
     return interval
   }
 
@@ -204,8 +209,12 @@ export function startPaymentWorker({
     entry.status = order.status
     entry.funded = isFunded(order)
     if (!known) {
-      // Older orders found at start are spread over their interval instead of all at once.
-      if (!isFresh(entry, now)) entry.nextCheck = now + Math.random() * intervalFor(entry, now)
+      // Older orders found at start are spread over their interval instead of all at once;
+      // an open order past its deadline waits for a decision (paid in time, or expired), so it
+      // is looked at now (the budget still paces the calls).
+      const awaitsDecision = isOpen(entry.status) && deadlineOf(entry) <= now
+      if (!isFresh(entry, now) && !awaitsDecision)
+        entry.nextCheck = now + Math.random() * intervalFor(entry, now)
       watch.set(order.id, entry)
     }
   }
@@ -350,6 +359,9 @@ export function startPaymentWorker({
   }
 
   async function look(batch: { scope: HistoryScope; orders: Watched[] }) {
+    // The time the chain is asked, not the time its answer is recorded: payments it finds are
+    // judged on time or late by this moment (and by their blocks' times).
+    const startedAt = Date.now()
     const histories = await chain.getAddressHistories(
       batch.orders.map((w) => w.address),
       batch.scope,
@@ -357,7 +369,7 @@ export function startPaymentWorker({
     for (const w of batch.orders) {
       const now = Date.now()
       const transactions = histories.get(w.address) ?? []
-      const atExpiry = isOpen(w.status) && now >= w.expiresAt
+      const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w)
       w.mempoolOnly = batch.scope === 'unconfirmed'
       if (batch.scope === 'all') w.fullLookDue = false
       // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
@@ -384,6 +396,9 @@ export function startPaymentWorker({
         order,
         transactions,
         getTransactionHex: (txid) => chain.getTransactionHex(txid),
+        getBlockTime: (height) => chain.getBlockTime(height),
+        checkStartedAt: new Date(startedAt),
+        graceMs,
         logger,
       })
       if (crashPoint === 'after-record' && payments.length > 0) {
@@ -395,8 +410,9 @@ export function startPaymentWorker({
         order,
         payments,
         tipHeight: lastTip,
-        settings: { confirmationsRequired: settings.confirmationsRequired },
+        settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
         logger,
+        now: new Date(startedAt),
         beforeFulfil: crashBeforeFulfil,
       })
       if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)

@@ -54,6 +54,7 @@ const schema = z.object({
 
   CONFIRMATIONS_REQUIRED: intFrom(1, 0),
   ORDER_EXPIRY_MINUTES: intFrom(20, 1),
+  PAYMENT_GRACE_SECONDS: intFrom(60, 0),
   MONITORING_WINDOW_HOURS: intFrom(24, 0),
   DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
   DOWNLOAD_MAX_USES: intFrom(5, 1),
@@ -109,6 +110,11 @@ export type Env = {
   rateMaxSpread: number
   confirmationsRequired: number
   orderExpiryMinutes: number
+  /**
+   * After expiry, how long a payment still counts as on time (it may have been broadcast in
+   * the last moment and not yet reached the chain source).
+   */
+  paymentGraceSeconds: number
   monitoringWindowHours: number
   downloadTokenTtlHours: number
   downloadMaxUses: number
@@ -227,6 +233,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     rateMaxSpread: e.RATE_MAX_SPREAD,
     confirmationsRequired: e.CONFIRMATIONS_REQUIRED,
     orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
+    paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
     downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
     downloadMaxUses: e.DOWNLOAD_MAX_USES,

@@ -210,6 +210,7 @@ describe('a failing chain source', () => {
       getTipHeight: async () => h.simulator.state.height,
       getAddressHistories: async () => new Map(),
       getTransactionHex: async (txid: string) => h.simulator.state.getHex(txid)!,
+      getBlockTime: async (height: number) => new Date(h.simulator.state.blockTime(height)! * 1000),
       broadcast: async (hex: string) => h.simulator.state.submit(hex),
     }
     await payFromTestWallet({

@@ -36,6 +36,7 @@ export function sharedShopEnv(): Record<string, string> {
     'RATE_SOURCE',
     'FIXED_RATE_EUR',
     'CONFIRMATIONS_REQUIRED',
+    'PAYMENT_GRACE_SECONDS',
     'WORKER_FAST_POLL_MS',
     'WORKER_SLOW_POLL_MS',
     'WOC_MAX_REQUESTS_PER_SECOND',

@@ -33,6 +33,8 @@ export async function startPaymentsHarness({
       RATE_SOURCE: 'fixed',
       FIXED_RATE_EUR: '40',
       CONFIRMATIONS_REQUIRED: '1',
+      // Tests that move an order's expiry into the past expect it decided at once.
+      PAYMENT_GRACE_SECONDS: '0',
       WORKER_FAST_POLL_MS: '100',
       WORKER_SLOW_POLL_MS: '200',
       ORDER_CREATE_RATE_LIMIT: '1000',

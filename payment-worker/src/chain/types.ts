@@ -19,6 +19,8 @@ export type ChainSource = {
     addresses: readonly string[],
     scope?: HistoryScope,
   ) => Promise<Map<string, AddressTransaction[]>>
+  /** When the block at this height was mined (its header's time). */
+  getBlockTime: (height: number) => Promise<Date>
   /** Raw transaction hex (exact satoshis come from here, never from float fields). */
   getTransactionHex: (txid: string) => Promise<string>
   /** Broadcasts a signed transaction; returns its txid. */

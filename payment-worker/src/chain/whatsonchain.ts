@@ -48,6 +48,7 @@ export function createWhatsOnChainClient(
   const retries = options.retries ?? 2
   const retryDelay = options.retryDelayMs ?? ((attempt: number) => 300 * 2 ** (attempt - 1))
   const txCache = new Map<string, string>()
+  const blockTimes = new Map<number, Date>()
 
   async function request(
     path: string,
@@ -136,6 +137,21 @@ export function createWhatsOnChainClient(
         }
       }
       return result
+    },
+    async getBlockTime(height) {
+      if (!Number.isSafeInteger(height) || height < 0)
+        throw new ChainSourceError(`Not a block height: ${height}`)
+      const cached = blockTimes.get(height)
+      if (cached) return cached
+      const header = (await request(`/block/height/${height}`, { as: 'json' })) as {
+        time?: unknown
+      }
+      if (typeof header?.time !== 'number' || !Number.isFinite(header.time))
+        throw new ChainSourceError(`WhatsOnChain block ${height}: no time`)
+      const time = new Date(header.time * 1000)
+      if (blockTimes.size >= TX_CACHE_ENTRIES) blockTimes.delete(blockTimes.keys().next().value!)
+      blockTimes.set(height, time)
+      return time
     },
     async getTransactionHex(txid) {
       if (!/^[0-9a-f]{64}$/i.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)

@@ -12,7 +12,13 @@ import { P2PKH, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
  */
 
 type StoredTx = { hex: string; height: number | null; coinbase: boolean }
-type StateFile = { height: number; txs: Record<string, StoredTx>; nonce: number }
+type StateFile = {
+  height: number
+  txs: Record<string, StoredTx>
+  nonce: number
+  /** Each mined block's time (unix seconds), by height. */
+  blockTimes?: Record<string, number>
+}
 
 export class ChainRejection extends Error {
   constructor(message: string) {
@@ -153,16 +159,22 @@ export function createChainState({
       tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
       return add(tx, true)
     },
-    /** Puts every mempool transaction in a new block; `count` blocks in all. */
+    /** Puts every mempool transaction in a new block; `count` blocks in all, timed now. */
     mine(count = 1): number {
+      state.blockTimes ??= {}
       for (let i = 0; i < count; i += 1) {
         state.height += 1
+        state.blockTimes[String(state.height)] = Math.floor(Date.now() / 1000)
         if (i === 0)
           for (const stored of Object.values(state.txs))
             if (stored.height === null) stored.height = state.height
       }
       save()
       return state.height
+    },
+    /** A block's time (unix seconds); blocks from before the simulator started have none. */
+    blockTime(height: number): number | undefined {
+      return state.blockTimes?.[String(height)]
     },
     getHex(txid: string): string | undefined {
       return state.txs[txid]?.hex

@@ -137,6 +137,13 @@ export async function startChainSimulator({
         addresses.map((address) => ({ address, result: state.history(address, kind), error: '' })),
       )
     }
+    const block = /^\/block\/height\/(\d+)$/.exec(route)
+    if (block && method === 'GET') {
+      const height = Number(block[1])
+      const time = state.blockTime(height)
+      if (height > state.height || time === undefined) return send(res, 404, 'Not found', 'text')
+      return send(res, 200, { height, time, confirmations: state.height - height + 1 })
+    }
     const hex = /^\/tx\/([0-9a-f]{64})\/hex$/i.exec(route)
     if (hex && method === 'GET') {
       const found = state.getHex(hex[1]!.toLowerCase())
