@@ -164,9 +164,10 @@ export interface Product {
   priceEUR: number;
   totalStock: number;
   /**
-   * Copies available for sale now; checkout reserves one atomically.
+   * Copies available for sale now; checkout reserves one atomically. Saving moves the stock by what you changed here, so copies sold while this form was open are kept.
    */
   currentStock: number;
+  currentStockLoaded?: number | null;
   shortDescription?: string | null;
   isAvailable?: boolean | null;
   coverImage?: (number | null) | Media;
@@ -268,6 +269,10 @@ export interface Order {
     paidLate?: boolean | null;
     paidPartial?: boolean | null;
     paidOver?: boolean | null;
+    /**
+     * A payment was double-spent or dropped after it was seen.
+     */
+    paidInvalid?: boolean | null;
   };
   payments?: {
     docs?: (number | Payment)[];
@@ -279,7 +284,7 @@ export interface Order {
   paidAt?: string | null;
   fulfilledAt?: string | null;
   /**
-   * Set once, when expiry returns the copy.
+   * Set while the order holds no copy: until checkout has reserved one, and once expiry returns it.
    */
   stockReleasedAt?: string | null;
   fulfillmentError?: string | null;
@@ -311,6 +316,11 @@ export interface Payment {
   seenAt: string;
   confirmedAt?: string | null;
   blockHeight?: number | null;
+  /**
+   * Set when the transaction left the chain (double-spent or dropped): it no longer counts.
+   */
+  invalidatedAt?: string | null;
+  invalidReason?: string | null;
   /**
    * Arrived after the order expired.
    */
@@ -579,6 +589,7 @@ export interface ProductsSelect<T extends boolean = true> {
   priceEUR?: T;
   totalStock?: T;
   currentStock?: T;
+  currentStockLoaded?: T;
   shortDescription?: T;
   isAvailable?: T;
   coverImage?: T;
@@ -613,6 +624,7 @@ export interface OrdersSelect<T extends boolean = true> {
         paidLate?: T;
         paidPartial?: T;
         paidOver?: T;
+        paidInvalid?: T;
       };
   payments?: T;
   downloadToken?: T;
@@ -648,6 +660,8 @@ export interface PaymentsSelect<T extends boolean = true> {
   seenAt?: T;
   confirmedAt?: T;
   blockHeight?: T;
+  invalidatedAt?: T;
+  invalidReason?: T;
   late?: T;
   updatedAt?: T;
   createdAt?: T;

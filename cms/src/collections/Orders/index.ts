@@ -123,6 +123,12 @@ export const Orders: CollectionConfig = {
         { name: 'paidLate', type: 'checkbox', defaultValue: false },
         { name: 'paidPartial', type: 'checkbox', defaultValue: false },
         { name: 'paidOver', type: 'checkbox', defaultValue: false },
+        {
+          name: 'paidInvalid',
+          type: 'checkbox',
+          defaultValue: false,
+          admin: { description: 'A payment was double-spent or dropped after it was seen.' },
+        },
       ],
     },
     { name: 'payments', type: 'join', collection: slugs.payments, on: 'order' },

@@ -26,6 +26,16 @@ export const Payments: CollectionConfig = {
     { name: 'confirmedAt', type: 'date' },
     { name: 'blockHeight', type: 'number' },
     {
+      name: 'invalidatedAt',
+      type: 'date',
+      index: true,
+      admin: {
+        description:
+          'Set when the transaction left the chain (double-spent or dropped): it no longer counts.',
+      },
+    },
+    { name: 'invalidReason', type: 'text' },
+    {
       name: 'late',
       type: 'checkbox',
       defaultValue: false,
