@@ -29,6 +29,9 @@ export type AdminPayment = {
   seenAt: string
   confirmedAt: string | null
   late: boolean
+  /** Double-spent or dropped after it was seen (then it does not count), with the reason. */
+  invalidatedAt: string | null
+  invalidReason: string | null
 }
 
 /** The spec's admin order plus what an owner of a BSV shop needs to see. */
@@ -59,7 +62,7 @@ export type AdminOrder = {
   shippingPostalCode: string | null
   shippingCountry: string | null
   shippingPhone: string | null
-  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
+  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean; paidInvalid: boolean }
 }
 
 /** One order with every payment received (GET /api/admin/orders/{id}). */

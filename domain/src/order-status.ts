@@ -20,9 +20,12 @@ export const INITIAL_ORDER_STATUS: OrderStatus = 'AWAITING_PAYMENT'
 
 const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
   AWAITING_PAYMENT: ['PAYMENT_DETECTED', 'UNDERPAID', 'PAID', 'EXPIRED'],
-  UNDERPAID: ['PAYMENT_DETECTED', 'PAID', 'EXPIRED'],
-  // A detected payment is the full amount: the order waits for confirmations, it never expires.
-  PAYMENT_DETECTED: ['PAID'],
+  // Back to waiting when the money seen is double-spent or dropped before expiry.
+  UNDERPAID: ['AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAID', 'EXPIRED'],
+  // A detected payment is the full amount: the order waits for confirmations and does not expire
+  // while it holds; if it is double-spent or dropped, the order waits again (before its
+  // deadline) or expires (after), and the owner sees the invalid payment.
+  PAYMENT_DETECTED: ['PAID', 'AWAITING_PAYMENT', 'UNDERPAID', 'EXPIRED'],
   PAID: ['PROCESSING_DELIVERY', 'ERROR_FULFILLMENT'],
   PROCESSING_DELIVERY: ['SHIPPED'],
   SHIPPED: [],

@@ -20,10 +20,14 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['AWAITING_PAYMENT', 'UNDERPAID'],
   ['AWAITING_PAYMENT', 'PAID'],
   ['AWAITING_PAYMENT', 'EXPIRED'],
+  ['UNDERPAID', 'AWAITING_PAYMENT'],
   ['UNDERPAID', 'PAYMENT_DETECTED'],
   ['UNDERPAID', 'PAID'],
   ['UNDERPAID', 'EXPIRED'],
   ['PAYMENT_DETECTED', 'PAID'],
+  ['PAYMENT_DETECTED', 'AWAITING_PAYMENT'],
+  ['PAYMENT_DETECTED', 'UNDERPAID'],
+  ['PAYMENT_DETECTED', 'EXPIRED'],
   ['PAID', 'PROCESSING_DELIVERY'],
   ['PAID', 'ERROR_FULFILLMENT'],
   ['PROCESSING_DELIVERY', 'SHIPPED'],
@@ -145,19 +149,47 @@ describe('deriving an order status from its payments', () => {
     })
     expect(state).toMatchObject({ status: 'EXPIRED', received: 1000, flags: { paidLate: true } })
   })
+  it('never counts a double-spent or dropped payment: the order waits again, or expires after its deadline', () => {
+    const gone = { ...pay(1000), invalid: true }
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'PAYMENT_DETECTED', payments: [gone] }),
+    ).toMatchObject({ status: 'AWAITING_PAYMENT', received: 0, flags: { paidInvalid: true } })
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'PAYMENT_DETECTED', payments: [gone, pay(300)] })
+        .status,
+    ).toBe('UNDERPAID')
+    const later = { ...base, now: new Date('2030-01-01T00:20:00Z') }
+    expect(
+      deriveOrderPaymentState({ ...later, status: 'PAYMENT_DETECTED', payments: [gone] }),
+    ).toMatchObject({ status: 'EXPIRED', flags: { paidInvalid: true } })
+    // A paid order is never moved back: the owner settles it (the flag says why).
+    expect(
+      deriveOrderPaymentState({
+        ...base,
+        status: 'PAID',
+        payments: [{ ...pay(1000, 1), invalid: true }],
+      }),
+    ).toMatchObject({ status: 'PAID', flags: { paidInvalid: true } })
+  })
+
   it('flags a full payment that came only late as paid late, not partial', () => {
     const state = deriveOrderPaymentState({
       ...base,
       status: 'EXPIRED',
       payments: [pay(1000, 1, true)],
     })
-    expect(state.flags).toEqual({ paidLate: true, paidPartial: false, paidOver: false })
+    expect(state.flags).toEqual({
+      paidLate: true,
+      paidPartial: false,
+      paidOver: false,
+      paidInvalid: false,
+    })
     const short = deriveOrderPaymentState({
       ...base,
       status: 'EXPIRED',
       payments: [pay(300, 1, true)],
     })
-    expect(short.flags).toEqual({ paidLate: true, paidPartial: true, paidOver: false })
+    expect(short.flags).toMatchObject({ paidLate: true, paidPartial: true, paidOver: false })
   })
   it('does not count a late top-up towards an on-time partial payment', () => {
     const state = deriveOrderPaymentState({

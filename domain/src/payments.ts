@@ -100,6 +100,8 @@ export type RecordedPayment = {
    * the grace period), and not in a block mined before it.
    */
   late: boolean
+  /** Double-spent or dropped after it was seen: shown to the owner, never counted. */
+  invalid?: boolean
 }
 
 export type OrderPaymentFacts = {
@@ -120,18 +122,21 @@ export type OrderPaymentState = {
   /** The status the payments and the clock call for (before fulfilment). */
   status: OrderStatus
   received: number
-  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean }
+  flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean; paidInvalid: boolean }
 }
 
 /**
  * The BTCPay model: on-time payments count towards the amount due; the order is PAID once the
  * on-time payments with enough confirmations cover it, PAYMENT_DETECTED while they cover it
  * unconfirmed, UNDERPAID while less arrived, EXPIRED at expiry without the full amount.
+ * Invalid payments (double-spent or dropped) never count: an order whose money vanished waits
+ * again before its deadline and expires after it.
  * Late payments never revive an expired order: they are flagged. Statuses past payment
  * (PAID and later, EXPIRED) are kept: this rule only ever moves an order forward.
  */
 export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentState {
-  const { payments, amountSatoshiExpected: due } = facts
+  const { amountSatoshiExpected: due } = facts
+  const payments = facts.payments.filter((p) => !p.invalid)
   const received = payments.reduce((sum, p) => sum + p.satoshis, 0)
   const onTime = payments.filter((p) => !p.late)
   const onTimeTotal = onTime.reduce((sum, p) => sum + p.satoshis, 0)
@@ -144,6 +149,8 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
     if (onTimeTotal >= due) status = confirmedOnTime >= due ? 'PAID' : 'PAYMENT_DETECTED'
     else if (facts.now.getTime() >= facts.expiresAt.getTime()) status = 'EXPIRED'
     else if (onTimeTotal > 0) status = 'UNDERPAID'
+    // What was seen is gone (double-spent or dropped) and the deadline has not passed.
+    else status = 'AWAITING_PAYMENT'
   }
 
   return {
@@ -155,6 +162,7 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
       // payment that only came late is "paid late", not partial).
       paidPartial: received > 0 && (onTimeTotal > 0 ? onTimeTotal : received) < due,
       paidOver: received > due,
+      paidInvalid: facts.payments.some((p) => p.invalid),
     },
   }
 }

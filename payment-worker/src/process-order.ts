@@ -66,8 +66,10 @@ export async function recordPayments({
   transactions,
   getTransactionHex,
   getBlockTime,
+  getTransactionStatus,
   checkStartedAt,
   graceMs,
+  fullLook,
   logger,
 }: {
   payload: Payload
@@ -75,6 +77,13 @@ export async function recordPayments({
   transactions: readonly AddressTransaction[]
   getTransactionHex: (txid: string) => Promise<string>
   getBlockTime: (height: number) => Promise<Date>
+  /** Asked fresh for a recorded payment the look no longer found. */
+  getTransactionStatus: (txid: string) => Promise<'confirmed' | 'mempool' | 'unknown'>
+  /**
+   * The look covered confirmed and unconfirmed transactions: only then does a recorded payment
+   * missing from it mean anything (a mempool-only look misses the ones just mined).
+   */
+  fullLook: boolean
   /** When the look that found `transactions` began. */
   checkStartedAt: Date
   graceMs: number
@@ -119,7 +128,7 @@ export async function recordPayments({
           if (again.totalDocs === 0) throw error
         }
         changed = true
-      } else if ((known.blockHeight ?? null) !== height) {
+      } else if (!known.invalidatedAt && (known.blockHeight ?? null) !== height) {
         await payload.update({
           collection: slugs.payments,
           id: known.id,
@@ -131,6 +140,34 @@ export async function recordPayments({
         })
         changed = true
       }
+    }
+  }
+  if (fullLook) {
+    const found = new Set(transactions.map((t) => t.txid))
+    const missing = [
+      ...new Set(payments.filter((p) => !p.invalidatedAt && !found.has(p.txid)).map((p) => p.txid)),
+    ]
+    for (const txid of missing) {
+      // A history that lags is not proof: the chain source must no longer know the transaction.
+      if ((await getTransactionStatus(txid)) !== 'unknown') continue
+      const reason =
+        'The transaction left the chain (double-spent or dropped from the mempool): it does not count.'
+      for (const payment of payments.filter((p) => p.txid === txid)) {
+        await payload.update({
+          collection: slugs.payments,
+          id: payment.id,
+          data: {
+            invalidatedAt: checkStartedAt.toISOString(),
+            invalidReason: reason,
+            blockHeight: null,
+          },
+        })
+      }
+      logger.warn(
+        { orderId: order.id, txid },
+        'payment invalidated: the transaction left the chain',
+      )
+      changed = true
     }
   }
   if (changed) payments = await paymentsOf(payload, order.id)
@@ -173,6 +210,7 @@ export async function settleOrder({
       satoshis: p.satoshis,
       confirmations: confirmationsOf(p, tipHeight),
       late: Boolean(p.late),
+      invalid: Boolean(p.invalidatedAt),
     })),
     expiresAt: deadlineOf(order, settings.graceMs),
     now,
@@ -181,7 +219,8 @@ export async function settleOrder({
   const to = derived.status
   const move = assertTransition(from, to)
 
-  const latest = [...payments]
+  const latest = payments
+    .filter((p) => !p.invalidatedAt)
     .sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt)))
     .at(-1)
   const flags = order.flags ?? {}
@@ -195,7 +234,8 @@ export async function settleOrder({
   if (
     Boolean(flags.paidLate) !== derived.flags.paidLate ||
     Boolean(flags.paidPartial) !== derived.flags.paidPartial ||
-    Boolean(flags.paidOver) !== derived.flags.paidOver
+    Boolean(flags.paidOver) !== derived.flags.paidOver ||
+    Boolean(flags.paidInvalid) !== derived.flags.paidInvalid
   ) {
     data.flags = derived.flags
   }

@@ -397,6 +397,8 @@ export function startPaymentWorker({
         transactions,
         getTransactionHex: (txid) => chain.getTransactionHex(txid),
         getBlockTime: (height) => chain.getBlockTime(height),
+        getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
+        fullLook: batch.scope === 'all',
         checkStartedAt: new Date(startedAt),
         graceMs,
         logger,

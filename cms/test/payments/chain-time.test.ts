@@ -96,6 +96,8 @@ describe('time from the chain', () => {
       getTipHeight: async () => h.simulator.state.height,
       getAddressHistories: async () => new Map(),
       getBlockTime: async (height) => new Date(h.simulator.state.blockTime(height)! * 1000),
+      getTransactionStatus: async (txid: string) =>
+        h.simulator.state.status(txid) ? ('mempool' as const) : ('unknown' as const),
       getTransactionHex: async (txid) => h.simulator.state.getHex(txid)!,
       broadcast: async (hex) => h.simulator.state.submit(hex),
     }
@@ -136,6 +138,8 @@ describe('time from the chain', () => {
     await until(expiresAt + GRACE_MS + 200)
     await passUntil(id, 'EXPIRED')
 
+    // Block times have whole seconds: pay when even a rounded-down block time is past the deadline.
+    await until(expiresAt + GRACE_MS + 1_500)
     await pay(id)
     await mine()
     // Expired orders are looked at less often: pass until the payment is recorded.
@@ -145,7 +149,12 @@ describe('time from the chain', () => {
       return (seen.amountSatoshiReceived ?? 0) > 0 ? seen : null
     })
     expect(order.status).toBe('EXPIRED')
-    expect(order.flags).toEqual({ paidLate: true, paidPartial: false, paidOver: false })
+    expect(order.flags).toEqual({
+      paidLate: true,
+      paidPartial: false,
+      paidOver: false,
+      paidInvalid: false,
+    })
     expect((await paymentsOf(id)).map((p) => p.late)).toEqual([true])
   })
 })

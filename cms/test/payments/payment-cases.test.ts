@@ -209,6 +209,8 @@ describe('a failing chain source', () => {
     const direct = {
       getTipHeight: async () => h.simulator.state.height,
       getAddressHistories: async () => new Map(),
+      getTransactionStatus: async (txid: string) =>
+        h.simulator.state.status(txid) ? ('mempool' as const) : ('unknown' as const),
       getTransactionHex: async (txid: string) => h.simulator.state.getHex(txid)!,
       getBlockTime: async (height: number) => new Date(h.simulator.state.blockTime(height)! * 1000),
       broadcast: async (hex: string) => h.simulator.state.submit(hex),

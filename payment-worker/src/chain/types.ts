@@ -19,6 +19,11 @@ export type ChainSource = {
     addresses: readonly string[],
     scope?: HistoryScope,
   ) => Promise<Map<string, AddressTransaction[]>>
+  /**
+   * Whether the chain still knows a transaction (in a block or in the mempool), asked fresh:
+   * a double-spent or dropped transaction is 'unknown'.
+   */
+  getTransactionStatus: (txid: string) => Promise<'confirmed' | 'mempool' | 'unknown'>
   /** When the block at this height was mined (its header's time). */
   getBlockTime: (height: number) => Promise<Date>
   /** Raw transaction hex (exact satoshis come from here, never from float fields). */

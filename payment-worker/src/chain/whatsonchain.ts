@@ -138,6 +138,21 @@ export function createWhatsOnChainClient(
       }
       return result
     },
+    async getTransactionStatus(txid) {
+      if (!/^[0-9a-f]{64}$/i.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)
+      try {
+        const info = (await request(`/tx/hash/${txid}`, { as: 'json' })) as {
+          blockheight?: unknown
+          confirmations?: unknown
+        }
+        return typeof info?.blockheight === 'number' && info.blockheight > 0
+          ? 'confirmed'
+          : 'mempool'
+      } catch (error) {
+        if (error instanceof ChainSourceError && error.status === 404) return 'unknown'
+        throw error
+      }
+    },
     async getBlockTime(height) {
       if (!Number.isSafeInteger(height) || height < 0)
         throw new ChainSourceError(`Not a block height: ${height}`)

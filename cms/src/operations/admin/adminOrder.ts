@@ -38,6 +38,7 @@ export function toAdminOrder(order: Order): AdminOrder {
       paidLate: Boolean(order.flags?.paidLate),
       paidPartial: Boolean(order.flags?.paidPartial),
       paidOver: Boolean(order.flags?.paidOver),
+      paidInvalid: Boolean(order.flags?.paidInvalid),
     },
   }
 }
@@ -50,6 +51,8 @@ export function toAdminPayment(payment: Payment): AdminPayment {
     seenAt: payment.seenAt,
     confirmedAt: payment.confirmedAt ?? null,
     late: Boolean(payment.late),
+    invalidatedAt: payment.invalidatedAt ?? null,
+    invalidReason: payment.invalidReason ?? null,
   }
 }
 

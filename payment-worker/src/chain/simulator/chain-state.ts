@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { LockingScript } from '@bsv/sdk'
-import { P2PKH, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
+import { P2PKH, PrivateKey, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
 
 /**
  * The simulated chain: a mempool, blocks, and an index of which transactions pay which address.
@@ -90,6 +90,21 @@ export function createChainState({
     return txid
   }
 
+  /** Takes a transaction and everything spending its outputs off the chain. */
+  const remove = (txid: string) => {
+    const stored = state.txs[txid]
+    if (!stored) return
+    const tx = Transaction.fromHex(stored.hex)
+    tx.outputs.forEach((_, vout) => {
+      const child = [...spent.entries()].find(([outpoint]) => outpoint === `${txid}:${vout}`)?.[1]
+      if (child) remove(child)
+    })
+    if (!stored.coinbase)
+      for (const input of tx.inputs) spent.delete(`${input.sourceTXID}:${input.sourceOutputIndex}`)
+    for (const set of byAddress.values()) set.delete(txid)
+    delete state.txs[txid]
+  }
+
   return {
     get height() {
       return state.height
@@ -171,6 +186,54 @@ export function createChainState({
       }
       save()
       return state.height
+    },
+    /**
+     * Double-spends a mempool transaction: it and whatever spends it leave the chain, and a
+     * conflicting transaction spending the same inputs to another address takes its place (a
+     * simulator may sign nothing: this is the chain's own doing). Returns the replacement's id.
+     */
+    doubleSpend(txid: string): string {
+      const original = state.txs[txid]
+      if (!original) throw new ChainRejection('No such transaction')
+      if (original.height !== null) throw new ChainRejection('Already in a block')
+      const tx = Transaction.fromHex(original.hex)
+      const total = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
+      remove(txid)
+      const replacement = new Transaction()
+      for (const input of tx.inputs)
+        replacement.addInput({
+          sourceTXID: input.sourceTXID,
+          sourceOutputIndex: input.sourceOutputIndex,
+          unlockingScript: input.unlockingScript,
+          sequence: input.sequence,
+        })
+      state.nonce += 1
+      const elsewhere = PrivateKey.fromString(
+        (state.nonce + 1000).toString(16).padStart(64, '0'),
+        'hex',
+      )
+      replacement.addOutput({
+        lockingScript: new P2PKH().lock(
+          elsewhere.toAddress(network === 'main' ? 'mainnet' : 'testnet'),
+        ),
+        satoshis: total,
+      })
+      return add(replacement, false)
+    },
+    /** Orphans the last `blocks` blocks: their transactions go back to the mempool. */
+    reorg(blocks: number): number {
+      const from = state.height - blocks + 1
+      for (const stored of Object.values(state.txs))
+        if (stored.height !== null && stored.height >= from) stored.height = null
+      for (let h = from; h <= state.height; h += 1) delete state.blockTimes?.[String(h)]
+      state.height = from - 1
+      save()
+      return state.height
+    },
+    /** Where a transaction is: in a block, in the mempool, or unknown to the chain. */
+    status(txid: string): { height: number | null } | undefined {
+      const stored = state.txs[txid]
+      return stored ? { height: stored.height } : undefined
     },
     /** A block's time (unix seconds); blocks from before the simulator started have none. */
     blockTime(height: number): number | undefined {

@@ -108,6 +108,24 @@ export async function startChainSimulator({
         return send(res, 400, { error: (error as Error).message })
       }
     }
+    if (path === '/simulator/double-spend' && method === 'POST') {
+      const body = (await readJson(req)) as { txid?: unknown }
+      if (typeof body.txid !== 'string' || !/^[0-9a-f]{64}$/i.test(body.txid))
+        return send(res, 400, { error: 'txid is required' })
+      try {
+        return send(res, 200, { txid: state.doubleSpend(body.txid.toLowerCase()) })
+      } catch (error) {
+        if (error instanceof ChainRejection) return send(res, 400, { error: error.message })
+        throw error
+      }
+    }
+    if (path === '/simulator/reorg' && method === 'POST') {
+      const body = (await readJson(req)) as { blocks?: unknown }
+      const blocks = Number(body.blocks ?? 1)
+      if (!Number.isInteger(blocks) || blocks < 1 || blocks > state.height)
+        return send(res, 400, { error: 'blocks must be a whole number of blocks on the chain' })
+      return send(res, 200, { height: state.reorg(blocks) })
+    }
     if (path === '/simulator/outage' && method === 'POST') {
       outage = Boolean(((await readJson(req)) as { on?: boolean }).on)
       return send(res, 200, {})
@@ -143,6 +161,17 @@ export async function startChainSimulator({
       const time = state.blockTime(height)
       if (height > state.height || time === undefined) return send(res, 404, 'Not found', 'text')
       return send(res, 200, { height, time, confirmations: state.height - height + 1 })
+    }
+    const txInfo = /^\/tx\/hash\/([0-9a-f]{64})$/i.exec(route)
+    if (txInfo && method === 'GET') {
+      const txid = txInfo[1]!.toLowerCase()
+      const found = state.status(txid)
+      if (!found) return send(res, 404, 'Not found', 'text')
+      return send(res, 200, {
+        txid,
+        blockheight: found.height ?? undefined,
+        confirmations: found.height === null ? 0 : state.height - found.height + 1,
+      })
     }
     const hex = /^\/tx\/([0-9a-f]{64})\/hex$/i.exec(route)
     if (hex && method === 'GET') {

@@ -81,6 +81,8 @@ export function OrderDetailRoute() {
     order.flags.paidLate && 'Paid late (after the order expired)',
     order.flags.paidPartial && 'Paid partially (less than the amount due)',
     order.flags.paidOver && 'Paid over (more than the amount due)',
+    order.flags.paidInvalid &&
+      'Invalid payment (double-spent or dropped after it was seen; it does not count)',
   ].filter((flag): flag is string => Boolean(flag))
 
   return (
@@ -209,7 +211,14 @@ export function OrderDetailRoute() {
                       </div>
                     </td>
                     <td data-label="Confirmation">
-                      {payment.confirmedAt ? (
+                      {payment.invalidatedAt ? (
+                        <span
+                          className="admin-badge admin-badge--error"
+                          title={payment.invalidReason ?? undefined}
+                        >
+                          invalid
+                        </span>
+                      ) : payment.confirmedAt ? (
                         <span className="admin-badge admin-badge--success">confirmed</span>
                       ) : (
                         <span className="admin-badge admin-badge--warning">unconfirmed</span>

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import type { Payment, Product } from '../../src/payload-types'
+import { createStaff, signedIn } from '../admin/client'
+import type { PaymentsHarness } from './support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from './support'
+
+/**
+ * Issue 15, finding 2: a 0-conf payment that was later double-spent or dropped stayed recorded,
+ * holding the order in PAYMENT_DETECTED (and its copy) for ever. Unconfirmed payments are now
+ * re-checked; one the chain no longer knows is marked invalid with the reason, and the order
+ * waits again (before its deadline) or expires (after), releasing its copy. The simulator models
+ * both chain events: POST /simulator/double-spend and POST /simulator/reorg.
+ */
+
+const OWNER = { email: 'reorg-owner@example.com', password: 'Quartz-ledger-owner-7193' }
+
+let h: PaymentsHarness
+let printedId: number
+
+beforeAll(async () => {
+  h = await startPaymentsHarness({ env: { CONFIRMATIONS_REQUIRED: '1' } })
+  printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
+})
+
+afterAll(async () => {
+  await h?.close()
+})
+
+const pay = async (orderId: string) => {
+  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+  expect(status).toBe(200)
+  return String(body.txid)
+}
+const simulator = async (path: string, body: unknown) => {
+  const response = await fetch(`${h.simulator.url}/simulator/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status).toBe(200)
+  return (await response.json()) as Record<string, unknown>
+}
+const paymentsOf = async (orderId: string) =>
+  (
+    await h.shop.payload.find({
+      collection: slugs.payments,
+      where: { order: { equals: orderId } },
+      depth: 0,
+    })
+  ).docs as Payment[]
+const stock = async () =>
+  ((await h.shop.payload.findByID({ collection: slugs.products, id: printedId })) as Product)
+    .currentStock
+
+describe('a double-spent payment', () => {
+  it('before expiry: marked invalid with the reason, the order waits again and keeps its copy, then a real payment pays it', async () => {
+    const orderId = await createOrder(h.shop, printedId)
+    const held = await stock()
+    const txid = await pay(orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+
+    const { txid: replacement } = await simulator('double-spend', { txid })
+    expect(replacement).toMatch(/^[0-9a-f]{64}$/)
+    expect(replacement).not.toBe(txid)
+
+    const waiting = await waitForStatus(h.shop.payload, orderId, 'AWAITING_PAYMENT')
+    expect(waiting.flags).toMatchObject({ paidInvalid: true })
+    expect(waiting.amountSatoshiReceived).toBe(0)
+    const [invalid] = await paymentsOf(orderId)
+    expect(invalid?.invalidatedAt).toEqual(expect.any(String))
+    expect(invalid?.invalidReason).toMatch(/double-spent or dropped/)
+    expect(await stock()).toBe(held)
+    // The admin sees it, with the reason.
+    await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
+    const admin = await signedIn(h.shop.url, OWNER.email, OWNER.password)
+    const detail = await admin.request('GET', `/orders/${orderId}`)
+    const body = (await detail.json()) as { payments: { invalidReason: string | null }[] }
+    expect(body.payments[0]?.invalidReason).toMatch(/double-spent/)
+
+    await pay(orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    await api(h.shop, '/api/test-mode/mine', { body: {} })
+    await waitForStatus(h.shop.payload, orderId, 'PROCESSING_DELIVERY')
+  })
+
+  it('after expiry: the order expires, its copy goes back, and the owner sees the invalid payment', async () => {
+    const orderId = await createOrder(h.shop, printedId)
+    const txid = await pay(orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
+    const held = await stock()
+    await simulator('double-spend', { txid })
+    const expired = await waitForStatus(h.shop.payload, orderId, 'EXPIRED')
+    expect(expired.flags).toMatchObject({ paidInvalid: true })
+    expect(expired.stockReleasedAt).toEqual(expect.any(String))
+    expect(await stock()).toBe(held + 1)
+  })
+})
+
+describe('a reorg', () => {
+  it('re-evaluates a payment whose block is orphaned: unconfirmed again, then confirmed again, never delivered twice', async () => {
+    const orderId = await createOrder(h.shop, printedId)
+    await pay(orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    await api(h.shop, '/api/test-mode/mine', { body: {} })
+    await waitForStatus(h.shop.payload, orderId, 'PROCESSING_DELIVERY')
+    const minedAt = (await paymentsOf(orderId))[0]!.blockHeight
+
+    await simulator('reorg', { blocks: 1 })
+    await waitFor(async () => (await paymentsOf(orderId))[0]?.blockHeight === null)
+    expect((await getOrder(h.shop.payload, orderId)).status).toBe('PROCESSING_DELIVERY')
+
+    await api(h.shop, '/api/test-mode/mine', { body: {} })
+    await waitFor(async () => (await paymentsOf(orderId))[0]?.blockHeight === minedAt)
+    const order = await getOrder(h.shop.payload, orderId)
+    expect(order.status).toBe('PROCESSING_DELIVERY')
+    expect(order.flags).toMatchObject({ paidInvalid: false })
+    const mails = await h.shop.payload.count({
+      collection: slugs.emailOutbox,
+      where: { and: [{ order: { equals: orderId } }, { kind: { equals: 'order-paid' } }] },
+    })
+    expect(mails.totalDocs).toBe(1)
+  })
+
+  it('flags a paid order whose orphaned payment is then double-spent, for the owner to settle', async () => {
+    const orderId = await createOrder(h.shop, printedId)
+    const txid = await pay(orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    await api(h.shop, '/api/test-mode/mine', { body: {} })
+    await waitForStatus(h.shop.payload, orderId, 'PROCESSING_DELIVERY')
+    await simulator('reorg', { blocks: 1 })
+    await simulator('double-spend', { txid })
+    const flagged = await waitFor(async () => {
+      const order = await getOrder(h.shop.payload, orderId)
+      return order.flags?.paidInvalid ? order : null
+    })
+    expect(flagged.status).toBe('PROCESSING_DELIVERY')
+    expect((await paymentsOf(orderId))[0]?.invalidatedAt).toEqual(expect.any(String))
+  })
+})
