@@ -67,3 +67,44 @@ export type AdminOrder = {
 
 /** One order with every payment received (GET /api/admin/orders/{id}). */
 export type AdminOrderDetail = AdminOrder & { payments: AdminPayment[] }
+
+/** The owner's wallet and the addresses the shop gave out (0/n of the xpub). */
+export type AddressGaps = {
+  /** Unused addresses after the last one that received money (what a new payment must pass). */
+  current: number
+  /**
+   * The longest run of unused addresses before one that received money: a wallet whose gap
+   * limit is at most this stops scanning before that money.
+   */
+  longestBeforeFunds: number
+  /** The gap limit the owner's wallet is assumed to scan (WALLET_GAP_LIMIT). */
+  walletGapLimit: number
+}
+
+/** What the dashboard shows beyond the spec's cards. */
+export type AdminStats = {
+  /** The highest BIP32 index (0/n) given to an order, or null before the first order. */
+  highestAddressIndexUsed: number | null
+  /** Physical orders paid and waiting to be shipped. */
+  ordersAwaitingShipment: number
+  /** Orders with a late, partial, over or invalid payment to settle by hand. */
+  ordersWithPaymentExceptions: number
+  addressGaps: AddressGaps
+}
+
+/** One derived address of the watch-only view. */
+export type AdminAddress = {
+  index: number
+  address: string
+  /** The order it was given to, or null when its order was never stored (a failed checkout). */
+  orderId: string | null
+  status: string | null
+  /** Satoshis received on time or late (invalid payments excluded). */
+  receivedSatoshis: number
+}
+
+export type AdminAddressPage = {
+  addresses: AdminAddress[]
+  totalPages: number
+  currentPage: number
+}

@@ -337,6 +337,7 @@ describe('the admin area in Chromium', () => {
       ['orders', '/admin/orders', 'Orders'],
       ['order-detail', `/admin/orders/${shippedOrderId}`, 'Payments received'],
       ['profile', '/admin/profile', 'Profile'],
+      ['addresses', '/admin/addresses', 'Addresses'],
     ]
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page, errors } = await newPage(browser, viewport)

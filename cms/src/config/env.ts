@@ -56,6 +56,7 @@ const schema = z.object({
   ORDER_EXPIRY_MINUTES: intFrom(20, 1),
   PAYMENT_GRACE_SECONDS: intFrom(60, 0),
   MONITORING_WINDOW_HOURS: intFrom(24, 0),
+  WALLET_GAP_LIMIT: intFrom(20, 1),
   DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
   DOWNLOAD_MAX_USES: intFrom(5, 1),
   WOC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
@@ -116,6 +117,8 @@ export type Env = {
    */
   paymentGraceSeconds: number
   monitoringWindowHours: number
+  /** The gap limit the owner's wallet scans (20 in ElectrumSV): the dashboard warns before it. */
+  walletGapLimit: number
   downloadTokenTtlHours: number
   downloadMaxUses: number
   /** Requests per second to WhatsOnChain: 3 without a key (the free tier), 10 with one, 50 for the simulator. */
@@ -235,6 +238,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
     paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
+    walletGapLimit: e.WALLET_GAP_LIMIT,
     downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
     downloadMaxUses: e.DOWNLOAD_MAX_USES,
     wocMaxRequestsPerSecond:

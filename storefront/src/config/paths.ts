@@ -23,5 +23,6 @@ export const paths = {
     orders: '/admin/orders',
     order: (orderId = ':orderId') => `/admin/orders/${orderId}`,
     profile: '/admin/profile',
+    addresses: '/admin/addresses',
   },
 } as const

@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { Payload } from 'payload'
 
 import type { Logger } from '../../server/logger'
+import { addressRoutes } from './addresses'
 import { accountRoutes, loginRoute, statusRoute } from './auth'
 import { requireSameOriginRequest } from './csrf'
 import { orderRoutes } from './orders'
@@ -33,6 +34,7 @@ export function adminRouter({ payload, logger, publicUrl }: AdminRouterOptions):
   accountRoutes(router, { payload, logger })
   productRoutes(router, { payload, logger })
   orderRoutes(router, { payload, logger })
+  addressRoutes(router, { payload })
   return router
 }
 

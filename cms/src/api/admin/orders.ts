@@ -1,6 +1,7 @@
 import type { Router } from 'express'
 import type { Payload } from 'payload'
 
+import { env } from '../../config/runtime'
 import { getAdminOrder } from '../../operations/admin/getAdminOrder'
 import { getAdminStats } from '../../operations/admin/getAdminStats'
 import { listAdminOrders } from '../../operations/admin/listAdminOrders'
@@ -48,6 +49,6 @@ export function orderRoutes(
   })
 
   router.get('/stats', async (_req, res) => {
-    res.json(await getAdminStats({ payload }))
+    res.json(await getAdminStats({ payload, walletGapLimit: env.walletGapLimit }))
   })
 }

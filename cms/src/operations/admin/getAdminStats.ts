@@ -1,25 +1,15 @@
+import type { AdminStats } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import { ADDRESS_INDEX_COUNTER } from '../../db/atomic'
+import { addressGaps } from './addressGaps'
 
-/** What the dashboard shows beyond the spec's cards. */
-export type AdminStats = {
-  /** The highest BIP32 index (0/n) given to an order, or null before the first order. */
-  highestAddressIndexUsed: number | null
-  /** Physical orders paid and waiting to be shipped. */
-  ordersAwaitingShipment: number
-  /** Orders with a late, partial or over-payment to settle by hand. */
-  ordersWithPaymentExceptions: number
-}
+export type { AdminStats } from '@shop/domain'
 
-/**
- * The highest index comes from the counter (the next index, minus one) and from the orders
- * themselves, whichever is higher: a claimed index whose order failed to save still leaves a
- * gap the owner's wallet must scan past.
- */
-export async function getAdminStats({ payload }: { payload: Payload }): Promise<AdminStats> {
-  const [counter, lastOrder, awaiting, exceptions] = await Promise.all([
+/** The highest index given out: the counter's (next index minus one) or an order's, if higher. */
+export async function highestAddressIndex(payload: Payload): Promise<number | null> {
+  const [counter, lastOrder] = await Promise.all([
     payload.find({
       collection: slugs.counters,
       where: { name: { equals: ADDRESS_INDEX_COUNTER } },
@@ -32,6 +22,37 @@ export async function getAdminStats({ payload }: { payload: Payload }): Promise<
       limit: 1,
       depth: 0,
       joins: false,
+      select: { addressIndex: true },
+    }),
+  ])
+  const nextIndex = counter.docs[0]?.value
+  const fromCounter = typeof nextIndex === 'number' && nextIndex > 0 ? nextIndex - 1 : null
+  const fromOrders = lastOrder.docs[0]?.addressIndex ?? null
+  const candidates = [fromCounter, fromOrders].filter((v): v is number => typeof v === 'number')
+  return candidates.length > 0 ? Math.max(...candidates) : null
+}
+
+/**
+ * The dashboard's figures. A claimed index whose order failed to save still leaves a gap the
+ * owner's wallet must scan past, so gaps are counted over every index given out.
+ */
+export async function getAdminStats({
+  payload,
+  walletGapLimit,
+}: {
+  payload: Payload
+  walletGapLimit: number
+}): Promise<AdminStats> {
+  const [highest, funded, awaiting, exceptions] = await Promise.all([
+    highestAddressIndex(payload),
+    payload.find({
+      collection: slugs.orders,
+      where: { amountSatoshiReceived: { greater_than: 0 } },
+      sort: 'addressIndex',
+      select: { addressIndex: true },
+      depth: 0,
+      joins: false,
+      pagination: false,
     }),
     payload.count({
       collection: slugs.orders,
@@ -49,17 +70,19 @@ export async function getAdminStats({ payload }: { payload: Payload }): Promise<
           { 'flags.paidLate': { equals: true } },
           { 'flags.paidPartial': { equals: true } },
           { 'flags.paidOver': { equals: true } },
+          { 'flags.paidInvalid': { equals: true } },
         ],
       },
     }),
   ])
-  const nextIndex = counter.docs[0]?.value
-  const fromCounter = typeof nextIndex === 'number' && nextIndex > 0 ? nextIndex - 1 : null
-  const fromOrders = lastOrder.docs[0]?.addressIndex ?? null
-  const candidates = [fromCounter, fromOrders].filter((v): v is number => typeof v === 'number')
   return {
-    highestAddressIndexUsed: candidates.length > 0 ? Math.max(...candidates) : null,
+    highestAddressIndexUsed: highest,
     ordersAwaitingShipment: awaiting.totalDocs,
     ordersWithPaymentExceptions: exceptions.totalDocs,
+    addressGaps: addressGaps({
+      fundedIndices: funded.docs.map((o) => o.addressIndex),
+      highestIndex: highest,
+      walletGapLimit,
+    }),
   }
 }

@@ -1,3 +1,4 @@
+import type { AdminStats } from '@shop/domain'
 import { ApiError } from '@/lib/api-client'
 
 import { adminRequest } from './admin-client'
@@ -80,11 +81,7 @@ export function changePassword(
   return adminRequest('PUT', '/change-password', 'Failed to change password.', input)
 }
 
-export type AdminStats = {
-  highestAddressIndexUsed: number | null
-  ordersAwaitingShipment: number
-  ordersWithPaymentExceptions: number
-}
+export type { AdminStats } from '@shop/domain'
 
 export const getStats = () =>
   adminRequest<AdminStats>('GET', '/stats', 'Failed to load the shop figures.')

@@ -8,6 +8,7 @@ import { AdminLayout } from '../components/AdminLayout'
 import { RequireAdmin } from '../components/RequireAdmin'
 import { AdminSessionProvider } from '../hooks/admin-session'
 import '../admin.css'
+import { AddressesRoute } from './Addresses'
 import { DashboardRoute } from './Dashboard'
 import { LoginRoute } from './Login'
 import { OrderDetailRoute } from './OrderDetail'
@@ -43,6 +44,7 @@ export function Component() {
           <Route path="orders" element={<OrdersRoute />} />
           <Route path="orders/:orderId" element={<OrderDetailRoute />} />
           <Route path="profile" element={<ProfileRoute />} />
+          <Route path="addresses" element={<AddressesRoute />} />
           <Route path="*" element={<Navigate to={paths.admin.dashboard} replace />} />
         </Route>
       </Routes>

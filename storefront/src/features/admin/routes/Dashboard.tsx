@@ -1,3 +1,4 @@
+import type { AddressGaps } from '@shop/domain'
 import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
@@ -9,8 +10,35 @@ import { useAdminSession } from '../hooks/admin-session'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
 
-/** The gap limit of common wallets (ElectrumSV scans 20 unused addresses ahead). */
-const WALLET_GAP_LIMIT = 20
+/**
+ * What the owner must do about runs of unused addresses: nothing; raise the wallet's gap limit
+ * soon (a run near the limit: the next payments may fall past it); or now (a run at least as long
+ * as the limit, before money the wallet then cannot see, or since the last payment).
+ */
+export function gapWarningOf(gaps: AddressGaps) {
+  const limit = gaps.walletGapLimit
+  const longest = Math.max(gaps.current, gaps.longestBeforeFunds)
+  const raiseTo = Math.max(longest + limit, limit * 2)
+  if (gaps.longestBeforeFunds >= limit)
+    return {
+      tone: 'error' as const,
+      text: `A run of ${gaps.longestBeforeFunds} unused addresses comes before money your wallet may not see.`,
+      raiseTo,
+    }
+  if (gaps.current >= limit)
+    return {
+      tone: 'error' as const,
+      text: `${gaps.current} unused addresses in a row since the last payment: your wallet may not see the next one.`,
+      raiseTo,
+    }
+  if (gaps.current >= Math.ceil(limit * 0.75))
+    return {
+      tone: 'warning' as const,
+      text: `${gaps.current} unused addresses in a row since the last payment, close to your wallet's gap limit of ${limit}.`,
+      raiseTo,
+    }
+  return null
+}
 
 export function DashboardRoute() {
   useAdminTitle('Dashboard')
@@ -18,6 +46,8 @@ export function DashboardRoute() {
   const stats = useSWR('admin/stats', getStats)
   useSignOutOn401(stats.error)
   const highest = stats.data?.highestAddressIndexUsed
+  const gaps = stats.data?.addressGaps ?? { current: 0, longestBeforeFunds: 0, walletGapLimit: 20 }
+  const gapWarning = gapWarningOf(gaps)
 
   return (
     <section className="admin-page">
@@ -73,17 +103,34 @@ export function DashboardRoute() {
               Highest address index used:{' '}
               <strong data-testid="highest-address-index">{highest ?? 'none yet'}</strong>
             </p>
+            <p className="admin-wallet__figure">
+              Unused addresses since the last payment:{' '}
+              <strong data-testid="unused-address-run">{gaps.current}</strong>
+              <span className="muted"> (your wallet scans {gaps.walletGapLimit} ahead)</span>
+            </p>
             <p className="muted">
               Every order gets a fresh address (path 0/n of your extended public key); unpaid orders
-              leave unused addresses.
-              {highest !== null && highest !== undefined
-                ? ` Make sure your wallet scans at least up to index ${highest}: raise its gap limit above ${WALLET_GAP_LIMIT} if needed.`
-                : ' No address has been given out yet.'}
+              leave unused addresses. A wallet stops looking for payments after as many unused
+              addresses in a row as its gap limit.
+              {highest === null || highest === undefined
+                ? ' No address has been given out yet.'
+                : ''}
+            </p>
+            {gapWarning ? (
+              <p className={`admin-alert admin-alert--${gapWarning.tone}`} role="status">
+                {gapWarning.text} Raise the gap limit in your wallet&apos;s settings to at least{' '}
+                <strong>{gapWarning.raiseTo}</strong> (in ElectrumSV, the wallet&apos;s gap limit;
+                the shop&apos;s WALLET_GAP_LIMIT setting should say the same), then let the wallet
+                scan again.
+              </p>
+            ) : null}
+            <p>
+              <Link to={paths.admin.addresses}>See every address and what it received</Link>
             </p>
             {stats.data.ordersWithPaymentExceptions > 0 ? (
               <p className="admin-alert admin-alert--warning">
-                {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial or
-                over-payment to settle. <Link to={paths.admin.orders}>See the orders</Link>
+                {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial, over or
+                invalid payment to settle. <Link to={paths.admin.orders}>See the orders</Link>
               </p>
             ) : null}
           </>
