@@ -91,7 +91,9 @@ describe('GET /api/admin/addresses', () => {
     const response = await admin.request('GET', '/addresses/export.csv')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/)
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="?addresses-\d{4}-\d{2}-\d{2}\.csv"?$/)
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="?addresses-\d{4}-\d{2}-\d{2}\.csv"?$/,
+    )
     const lines = (await response.text()).trim().split('\n')
     expect(lines[0]).toBe('index,path,address,order id,status,received satoshis,received BSV')
     expect(lines).toHaveLength(9)
