@@ -124,25 +124,26 @@ const freePort = () =>
   })
 
 describe('production database', () => {
-  it('creates a fresh SQLite database from the migrations (no schema push) and serves the API', async () => {
+  it('creates a fresh SQLite database from the migrations, serves the API, keeps first-register shut and lets the owner create the first admin', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-prod-'))
     const port = await freePort()
+    const productionEnv = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
+      PAYLOAD_SECRET: 'p'.repeat(40),
+      BSV_XPUB: OWNER_XPUB,
+      CHAIN_SOURCE: 'whatsonchain',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      NEXT_TELEMETRY_DISABLED: '1',
+    }
     const child = spawn(process.execPath, [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
       cwd: fromRoot('cms'),
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
-        PAYLOAD_SECRET: 'p'.repeat(40),
-        BSV_XPUB: OWNER_XPUB,
-        CHAIN_SOURCE: 'whatsonchain',
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        LOG_LEVEL: 'warn',
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
+      env: productionEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -175,6 +176,71 @@ describe('production database', () => {
         'strict-transport-security',
       )
       expect(hsts).toContain('max-age=')
+
+      // Nobody can register the first user through /cms on a fresh production shop...
+      const base = `http://127.0.0.1:${port}`
+      const register = await fetch(`${base}/cms/api/staff/first-register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'intruder@example.com',
+          password: 'Quartz-ledger-owner-7193',
+        }),
+      })
+      expect(register.status).toBe(403)
+      expect(await register.text()).toContain('npm run create-admin')
+      expect((await fetch(`${base}/cms/create-first-user`)).status).toBe(403)
+
+      // ...the owner creates the first admin with one command, and signs in with it.
+      const owner = { email: 'owner@shop.example', password: 'Quartz-ledger-owner-7193' }
+      const created = await run(
+        process.execPath,
+        [
+          ...TS_NODE_ARGS,
+          fromRoot('cms/src/cli/create-admin.ts'),
+          '--email',
+          owner.email,
+          '--password',
+          owner.password,
+        ],
+        { cwd: fromRoot('cms'), env: productionEnv, timeout: 60_000 },
+      )
+      expect(created.stdout).toContain(`${owner.email} can now sign in`)
+      const again = await run(
+        process.execPath,
+        [
+          ...TS_NODE_ARGS,
+          fromRoot('cms/src/cli/create-admin.ts'),
+          '--email',
+          owner.email,
+          '--password',
+          owner.password,
+        ],
+        { cwd: fromRoot('cms'), env: productionEnv, timeout: 60_000 },
+      )
+      expect(again.stdout).toContain('already an admin')
+      const login = await fetch(`${base}/api/admin/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          origin: base,
+        },
+        body: JSON.stringify(owner),
+      })
+      expect(login.status).toBe(200)
+      expect(await login.json()).toMatchObject({ success: true, admin: { email: owner.email } })
+
+      const noTerminal = await run(
+        process.execPath,
+        [...TS_NODE_ARGS, fromRoot('cms/src/cli/create-admin.ts')],
+        { cwd: fromRoot('cms'), env: productionEnv, timeout: 60_000 },
+      ).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      )
+      expect(noTerminal?.code).toBe(1)
+      expect(noTerminal?.stderr).toContain('E-mail is missing (give it as a flag)')
     } finally {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve))

@@ -14,6 +14,7 @@ import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
+import { closeFirstRegister } from './firstRegister'
 import type { Logger } from './logger'
 
 export type CreateAppArgs = {
@@ -105,6 +106,7 @@ export function createApp({
   app.use('/media', express.static(env.mediaDir, staticOptions))
   app.use('/documents', express.static(env.documentsDir, staticOptions))
 
+  if (env.isProduction) app.use(closeFirstRegister())
   if (nextHandler) {
     app.all(
       ['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'],

@@ -4,6 +4,7 @@ import { isAdmin, isAdminField } from '../../access/isAdmin'
 import { isAdminOrSelf } from '../../access/isAdminOrSelf'
 import { STAFF_ROLES } from '../../access/roles'
 import { slugs } from '../slugs'
+import { firstStaffIsAdmin } from './hooks/firstStaffIsAdmin'
 
 const isProduction = process.env.NODE_ENV === 'production'
 
@@ -17,6 +18,7 @@ export const Staff: CollectionConfig = {
     tokenExpiration: 8 * 60 * 60,
     cookies: { sameSite: 'Lax', secure: isProduction },
   },
+  hooks: { beforeValidate: [firstStaffIsAdmin] },
   access: {
     read: isAdminOrSelf,
     create: isAdmin,
