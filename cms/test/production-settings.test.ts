@@ -140,6 +140,7 @@ describe('production database', () => {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       NEXT_TELEMETRY_DISABLED: '1',
+      ORDER_CREATE_RATE_LIMIT: '2',
     }
     const child = spawn(process.execPath, [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
       cwd: fromRoot('cms'),
@@ -176,6 +177,18 @@ describe('production database', () => {
         'strict-transport-security',
       )
       expect(hsts).toContain('max-age=')
+
+      // Reached directly, a client cannot pick its rate-limit bucket with X-Forwarded-For.
+      const forged = []
+      for (let i = 0; i < 4; i += 1) {
+        const response = await fetch(`http://127.0.0.1:${port}/api/orders/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` },
+          body: JSON.stringify({ productId: '1', userEmail: 'a@example.com' }),
+        })
+        forged.push(response.status)
+      }
+      expect(forged.slice(2)).toEqual([429, 429])
 
       // Nobody can register the first user through /cms on a fresh production shop...
       const base = `http://127.0.0.1:${port}`

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { fromRoot } from './paths'
+import { parseTrustProxy, type TrustProxy } from './trustProxy'
 import { xpubProblem } from './xpub'
 
 /**
@@ -25,6 +26,7 @@ const schema = z.object({
   PORT: intFrom(3000, 1),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: optionalText,
+  TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   DATABASE_URI: z.string().default('file:./data/shop.db'),
@@ -82,6 +84,8 @@ export type Env = {
   port: number
   host: string
   publicUrl: string
+  /** Who may tell the shop a client's address (X-Forwarded-For): nobody unless set. */
+  trustProxy: TrustProxy
   logLevel: z.infer<typeof schema>['LOG_LEVEL']
   databaseUri: string
   databaseEngine: 'sqlite' | 'mongodb'
@@ -185,6 +189,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (!e.PUBLIC_URL)
       problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY)
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
+    problems.push(trustProxy.problem)
   if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
   if (e.BSV_XPUB) {
     const problem = xpubProblem(e.BSV_XPUB)
@@ -204,6 +211,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    trustProxy: trustProxy as TrustProxy,
     logLevel: e.LOG_LEVEL,
     databaseUri: resolveDatabaseUri(e.DATABASE_URI),
     databaseEngine: engine,

@@ -59,7 +59,8 @@ export function createApp({
   // Each request is one writer scope: a write Payload makes beside the transaction it opened
   // joins that transaction instead of deadlocking on it (db/sqlite-client.ts, point 4).
   app.use((_req, _res, next) => runInWriterScope(next))
-  app.set('trust proxy', env.isProduction ? 1 : false)
+  // Nobody by default: a forged X-Forwarded-For must not choose the client's rate-limit bucket.
+  app.set('trust proxy', env.trustProxy)
 
   app.use(
     helmet({
