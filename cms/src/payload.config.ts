@@ -64,5 +64,5 @@ export default buildConfig({
   // Structured JSON logs at the shop's level, like the web process and the worker.
   logger: { options: { name: 'payload', level: env.logLevel } },
   typescript: { outputFile: fromRoot('cms/src/payload-types.ts'), autoGenerate: false },
-  upload: { limits: { fileSize: 50 * 1024 * 1024 } },
+  upload: { limits: { fileSize: env.maxUploadMb * 1024 * 1024 } },
 })

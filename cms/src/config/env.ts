@@ -66,6 +66,8 @@ const schema = z.object({
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
   DOWNLOAD_RATE_LIMIT: intFrom(30, 1),
+  MAX_UPLOAD_MB: intFrom(50, 1),
+  CMS_ANONYMOUS_BODY_KB: intFrom(64, 1),
 
   SMTP_HOST: optionalText,
   SMTP_PORT: intFrom(587, 1),
@@ -134,6 +136,10 @@ export type Env = {
   orderCreateRateLimit: number
   /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
   downloadRateLimit: number
+  /** The largest upload (a book file) a signed-in editor or admin may send. */
+  maxUploadMb: number
+  /** The largest body /cms/api reads without a staff session (sign-in, password reset). */
+  cmsAnonymousBodyKb: number
   smtp: {
     host: string | undefined
     port: number
@@ -255,6 +261,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
     downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
+    maxUploadMb: e.MAX_UPLOAD_MB,
+    cmsAnonymousBodyKb: e.CMS_ANONYMOUS_BODY_KB,
     smtp: {
       host: e.SMTP_HOST,
       port: e.SMTP_PORT,

@@ -14,6 +14,7 @@ import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
+import { limitCmsBodies } from './cmsBodyLimits'
 import { closeFirstRegister } from './firstRegister'
 import type { Logger } from './logger'
 
@@ -108,6 +109,13 @@ export function createApp({
   app.use('/documents', express.static(env.documentsDir, staticOptions))
 
   if (env.isProduction) app.use(closeFirstRegister())
+  app.use(
+    limitCmsBodies({
+      payload,
+      anonymousBytes: env.cmsAnonymousBodyKb * 1024,
+      maxUploadBytes: env.maxUploadMb * 1024 * 1024,
+    }),
+  )
   if (nextHandler) {
     app.all(
       ['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'],
