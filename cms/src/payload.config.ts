@@ -37,6 +37,8 @@ export default buildConfig({
   },
   admin: {
     user: slugs.staff,
+    // No Gravatar: the CMS loads nothing from outside the shop (and tells Gravatar nothing).
+    avatar: 'default',
     meta: { titleSuffix: ' · Book Shop CMS' },
     importMap: { baseDir: fromRoot('cms/src') },
   },

@@ -21,7 +21,7 @@ afterAll(async () => {
 type PublicProduct = { id: number; name: string; type: string; currentStock: number }
 
 describe('/cms product form', () => {
-  it('keeps a copy sold while the form was open', async () => {
+  it('keeps a copy sold while the form was open, and loads nothing from outside the shop', async () => {
     // Payload's admin is served at the shop's public address (its sign-in checks the origin).
     const cmsBase = baseURL().replace('127.0.0.1', 'localhost')
     const products = (await (await fetch(`${baseURL()}/api/products`)).json()) as PublicProduct[]
@@ -29,6 +29,13 @@ describe('/cms product form', () => {
     expect(printed.currentStock).toBeGreaterThan(1)
 
     const page = await browser.newPage({ baseURL: cmsBase, viewport: { width: 1280, height: 900 } })
+    // Nothing leaves the shop (Payload's admin used to pull avatars from Gravatar).
+    const outside: string[] = []
+    page.on('request', (request) => {
+      const host = new URL(request.url()).hostname
+      if (!['localhost', '127.0.0.1'].includes(host) && !request.url().startsWith('data:'))
+        outside.push(request.url())
+    })
     const { email, password } = inject('demoAdmin')
     await page.goto('/cms/login')
     await page.locator('input[name="email"]').fill(email)
@@ -73,6 +80,7 @@ describe('/cms product form', () => {
       await fetch(`${baseURL()}/api/products/${printed.id}`)
     ).json()) as PublicProduct
     expect(after.currentStock).toBe(printed.currentStock - 1)
+    expect(outside).toEqual([])
     await page.close()
   })
 })

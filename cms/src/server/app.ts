@@ -15,6 +15,8 @@ import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
+import { noStoreForPrivateAnswers } from './privateAnswers'
+import { serveUserFiles } from './userFiles'
 import { closeFirstRegister } from './firstRegister'
 import type { Logger } from './logger'
 
@@ -90,6 +92,8 @@ export function createApp({
     }),
   )
 
+  app.use(noStoreForPrivateAnswers)
+
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true })
   })
@@ -99,14 +103,8 @@ export function createApp({
   app.use('/test-mode', storefrontCsp, testModeOutboxRouter({ payload, logger }))
 
   // Public uploads: book covers and the documents editors publish (papers, public key).
-  const staticOptions = {
-    fallthrough: false,
-    index: false,
-    dotfiles: 'deny' as const,
-    maxAge: '1h',
-  }
-  app.use('/media', express.static(env.mediaDir, staticOptions))
-  app.use('/documents', express.static(env.documentsDir, staticOptions))
+  app.use('/media', serveUserFiles(env.mediaDir))
+  app.use('/documents', serveUserFiles(env.documentsDir))
 
   if (env.isProduction) app.use(closeFirstRegister())
   app.use(
