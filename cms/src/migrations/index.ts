@@ -1,5 +1,6 @@
 import * as migration_20261121_123800_initial from './20261121_123800_initial'
 import * as migration_20261124_004554_payment_invalidation from './20261124_004554_payment_invalidation'
+import * as migration_20261124_010955_editors_lock_only_content from './20261124_010955_editors_lock_only_content'
 
 export const migrations = [
   {
@@ -11,5 +12,10 @@ export const migrations = [
     up: migration_20261124_004554_payment_invalidation.up,
     down: migration_20261124_004554_payment_invalidation.down,
     name: '20261124_004554_payment_invalidation',
+  },
+  {
+    up: migration_20261124_010955_editors_lock_only_content.up,
+    down: migration_20261124_010955_editors_lock_only_content.down,
+    name: '20261124_010955_editors_lock_only_content',
   },
 ]

@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { anyone } from '../../access/anyone'
 import { isStaff } from '../../access/isStaff'
 import { documentsDir } from '../../config/runtime'
+import { refuseUploadByUrl } from '../hooks/uploadRules'
 import { slugs } from '../slugs'
 import { checkDocumentFile } from './hooks/checkDocumentFile'
 
@@ -11,9 +12,10 @@ export const Documents: CollectionConfig = {
   slug: slugs.documents,
   admin: { group: 'Content' },
   access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
-  hooks: { beforeOperation: [checkDocumentFile] },
+  hooks: { beforeOperation: [refuseUploadByUrl, checkDocumentFile] },
   upload: {
     staticDir: documentsDir,
+    pasteURL: false,
     mimeTypes: [
       'application/pdf',
       'application/x-pem-file',

@@ -10,6 +10,9 @@ import { slugs } from '../slugs'
  */
 export const Payments: CollectionConfig = {
   slug: slugs.payments,
+  // Locks are for editors' content: a lock here would show order ids to any staff member
+  // and let an editor block an admin (issue 14, finding 4).
+  lockDocuments: false,
   admin: {
     group: 'Shop',
     defaultColumns: ['outpoint', 'order', 'satoshis', 'confirmedAt', 'late'],

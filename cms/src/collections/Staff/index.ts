@@ -11,6 +11,9 @@ const isProduction = process.env.NODE_ENV === 'production'
 /** The shop's staff: admins run the shop, editors change papers, timeline and site texts. */
 export const Staff: CollectionConfig = {
   slug: slugs.staff,
+  // Locks are for editors' content: a lock here would show order ids to any staff member
+  // and let an editor block an admin (issue 14, finding 4).
+  lockDocuments: false,
   admin: { useAsTitle: 'email', defaultColumns: ['email', 'name', 'role'] },
   auth: {
     maxLoginAttempts: 5,
@@ -24,6 +27,8 @@ export const Staff: CollectionConfig = {
     create: isAdmin,
     update: isAdminOrSelf,
     delete: isAdmin,
+    // Unlocking an account is an admin's decision, never an editor's.
+    unlock: isAdmin,
     admin: ({ req }) => Boolean(req.user),
   },
   fields: [
