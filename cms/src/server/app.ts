@@ -17,7 +17,8 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { serveUserFiles } from './userFiles'
-import { closeFirstRegister } from './firstRegister'
+import { closeFirstRegister, hideMigrations } from './cmsDoors'
+import { guardCmsQueries } from './cmsQueryGuard'
 import type { Logger } from './logger'
 
 export type CreateAppArgs = {
@@ -107,6 +108,8 @@ export function createApp({
   app.use('/documents', serveUserFiles(env.documentsDir))
 
   if (env.isProduction) app.use(closeFirstRegister())
+  app.use(hideMigrations)
+  app.use(guardCmsQueries({ payload }))
   app.use(
     limitCmsBodies({
       payload,

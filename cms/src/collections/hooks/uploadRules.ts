@@ -10,8 +10,11 @@ import type { CollectionBeforeOperationHook } from 'payload'
  */
 export const refuseUploadByUrl: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if (operation !== 'create' && operation !== 'update') return
-  const data = (args as { data?: { url?: unknown } }).data
-  const url = typeof data?.url === 'string' ? data.url.trim() : ''
+  // Payload moves a REST request's `url` out of the operation's data before hooks run, so the
+  // request's own data is read too.
+  const sources = [(args as { data?: { url?: unknown } }).data, req.data as { url?: unknown }]
+  const given = sources.map((source) => source?.url).find((url) => typeof url === 'string')
+  const url = typeof given === 'string' ? given.trim() : ''
   const serverURL = req.payload.config.serverURL
   const local = url === '' || url.startsWith('/') || (serverURL !== '' && url.startsWith(serverURL))
   if (!req.file && !local)

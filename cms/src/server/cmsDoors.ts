@@ -21,3 +21,15 @@ export function closeFirstRegister(): RequestHandler {
     next()
   }
 }
+
+/**
+ * Payload's migrations collection has no REST route: Next answered 501 with a message naming
+ * the server's own URL. It is plainly not found.
+ */
+export const hideMigrations: RequestHandler = (req, res, next) => {
+  if (/^\/cms\/api\/payload-migrations(\/|$)/.test(req.path)) {
+    res.status(404).json({ errors: [{ message: 'Not found.' }] })
+    return
+  }
+  next()
+}

@@ -1,0 +1,138 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import { createStaff } from '../admin/client'
+import { SHIPPING, productIdOf } from '../payments/support'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 14, finding 4: an editor could create a Document by URL (skipping the content check),
+ * read the document locks (which named orders), lock orders so admins got 423, and unlock admin
+ * accounts. Editors get exactly papers, timeline, documents and site texts.
+ */
+
+const ADMIN = { email: 'reach-admin@example.com', password: 'Quartz-ledger-owner-7193' }
+const EDITOR = { email: 'reach-editor@example.com', password: 'Quartz-ledger-editor-8264' }
+
+let shop: TestShop
+let adminJwt: string
+let editorJwt: string
+let outside: http.Server
+let outsideUrl: string
+let outsideHits = 0
+
+async function jwtOf(credentials: { email: string; password: string }) {
+  const { token } = await shop.payload.login({ collection: slugs.staff, data: credentials })
+  return token!
+}
+
+async function cms(jwt: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${shop.url}/cms/api${path}`, {
+    method,
+    headers: { authorization: `JWT ${jwt}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json().catch(() => null)) as unknown }
+}
+
+beforeAll(async () => {
+  shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
+  await createStaff({ payload: shop.payload, ...ADMIN, role: 'admin' })
+  await createStaff({ payload: shop.payload, ...EDITOR, role: 'editor' })
+  adminJwt = await jwtOf(ADMIN)
+  editorJwt = await jwtOf(EDITOR)
+  // A server elsewhere, serving a page with script under a .pdf name.
+  outside = http.createServer((_req, res) => {
+    outsideHits += 1
+    res.writeHead(200, { 'content-type': 'application/pdf' })
+    res.end('<html><script>alert(1)</script></html>')
+  })
+  await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve))
+  outsideUrl = `http://127.0.0.1:${(outside.address() as AddressInfo).port}/paper.pdf`
+})
+
+afterAll(async () => {
+  await shop?.close()
+  await new Promise<void>((resolve) => outside.close(() => resolve()))
+})
+
+describe("an editor's reach", () => {
+  it('cannot create a document, a cover or a book file by URL: the server fetches nothing', async () => {
+    for (const [jwt, collection] of [
+      [editorJwt, 'documents'],
+      [adminJwt, 'documents'],
+      [adminJwt, 'media'],
+      [adminJwt, 'digital-files'],
+    ] as const) {
+      const { status } = await cms(jwt, 'POST', `/${collection}`, {
+        url: outsideUrl,
+        filename: 'paper.pdf',
+        title: 'By URL',
+        alt: 'By URL',
+      })
+      expect(status, collection).toBeGreaterThanOrEqual(400)
+      expect(status, collection).toBeLessThan(500)
+    }
+    expect(outsideHits).toBe(0)
+    const documents = await shop.payload.count({
+      collection: slugs.documents,
+      where: { title: { equals: 'By URL' } },
+    })
+    expect(documents.totalDocs).toBe(0)
+  })
+
+  it('cannot lock an order, nor read locks that name orders; an admin edits the order unblocked', async () => {
+    const productId = await productIdOf(shop.payload, 'PHYSICAL')
+    const created = await fetch(`${shop.url}/api/orders/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId, userEmail: 'locked@example.com', ...SHIPPING }),
+    })
+    const { orderId } = (await created.json()) as { orderId: string }
+    const lock = await cms(editorJwt, 'POST', '/payload-locked-documents', {
+      document: { relationTo: slugs.orders, value: orderId },
+      globalSlug: null,
+    })
+    expect(lock.status).toBeGreaterThanOrEqual(400)
+    expect(lock.status).toBeLessThan(500)
+    const locks = await cms(editorJwt, 'GET', '/payload-locked-documents?depth=0&limit=100')
+    expect(JSON.stringify(locks.body)).not.toContain(orderId)
+    const edit = await cms(adminJwt, 'PATCH', `/orders/${orderId}`, {
+      shippingCity: 'Milan',
+    })
+    expect(edit.status).toBe(200)
+  })
+
+  it('cannot unlock a staff account; an admin can', async () => {
+    expect((await cms(editorJwt, 'POST', '/staff/unlock', { email: ADMIN.email })).status).toBe(403)
+    expect((await cms(adminJwt, 'POST', '/staff/unlock', { email: EDITOR.email })).status).toBe(200)
+  })
+
+  it('uploads only files that are what they say, through /cms/api', async () => {
+    const form = new FormData()
+    form.append(
+      'file',
+      new Blob(['<html><script>alert(1)</script></html>'], { type: 'image/png' }),
+      'cover.png',
+    )
+    form.append('_payload', JSON.stringify({ alt: 'fake cover' }))
+    const response = await fetch(`${shop.url}/cms/api/media`, {
+      method: 'POST',
+      headers: { authorization: `JWT ${adminJwt}` },
+      body: form,
+    })
+    expect(response.status).toBe(400)
+    expect(
+      (
+        await shop.payload.count({
+          collection: slugs.media,
+          where: { alt: { equals: 'fake cover' } },
+        })
+      ).totalDocs,
+    ).toBe(0)
+  })
+})
