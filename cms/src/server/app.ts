@@ -17,7 +17,7 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { serveUserFiles } from './userFiles'
-import { closeFirstRegister, hideMigrations } from './cmsDoors'
+import { closeFirstRegister, hideMigrations, limitCmsAuth } from './cmsDoors'
 import { guardCmsQueries } from './cmsQueryGuard'
 import type { Logger } from './logger'
 
@@ -109,6 +109,7 @@ export function createApp({
 
   if (env.isProduction) app.use(closeFirstRegister())
   app.use(hideMigrations)
+  app.use(limitCmsAuth())
   app.use(guardCmsQueries({ payload }))
   app.use(
     limitCmsBodies({

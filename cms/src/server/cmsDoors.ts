@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express'
+import { rateLimit } from 'express-rate-limit'
 
 const MESSAGE =
   'This shop creates its first admin from the command line: run `npm run create-admin` on the server.'
@@ -32,4 +33,36 @@ export const hideMigrations: RequestHandler = (req, res, next) => {
     return
   }
   next()
+}
+
+/** Failed sign-ins and password-reset requests per client address through Payload's REST. */
+export const CMS_AUTH_RATE_LIMIT = { windowMs: 15 * 60 * 1000, limit: 20 }
+
+/**
+ * Payload's own sign-in and password-reset doors had no limit per client: the same one as the
+ * admin area's sign-in (failures count, successes do not, so an owner who types well is never
+ * slowed down).
+ */
+export function limitCmsAuth(): RequestHandler {
+  const limiter = rateLimit({
+    ...CMS_AUTH_RATE_LIMIT,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res
+        .status(429)
+        .json({ errors: [{ message: 'Too many attempts from this address. Try again later.' }] })
+    },
+  })
+  return (req, res, next) => {
+    if (
+      req.method === 'POST' &&
+      /^\/cms\/api\/staff\/(login|forgot-password|reset-password|unlock|first-register)$/.test(
+        req.path,
+      )
+    )
+      return limiter(req, res, next)
+    next()
+  }
 }

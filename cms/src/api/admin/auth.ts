@@ -3,10 +3,8 @@ import rateLimit from 'express-rate-limit'
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import {
-  changeAdminPassword,
-  MIN_PASSWORD_LENGTH,
-} from '../../operations/admin/changeAdminPassword'
+import { MIN_PASSWORD_LENGTH } from '../../collections/Staff/hooks/passwordPolicy'
+import { changeAdminPassword } from '../../operations/admin/changeAdminPassword'
 import { toFieldErrors } from '../../operations/admin/fieldErrors'
 import { LOGIN_MESSAGES, loginAdmin } from '../../operations/admin/loginAdmin'
 import {

@@ -5,6 +5,7 @@ import { isAdminOrSelf } from '../../access/isAdminOrSelf'
 import { STAFF_ROLES } from '../../access/roles'
 import { slugs } from '../slugs'
 import { firstStaffIsAdmin } from './hooks/firstStaffIsAdmin'
+import { enforcePasswordPolicy } from './hooks/passwordPolicy'
 
 const isProduction = process.env.NODE_ENV === 'production'
 
@@ -21,7 +22,7 @@ export const Staff: CollectionConfig = {
     tokenExpiration: 8 * 60 * 60,
     cookies: { sameSite: 'Lax', secure: isProduction },
   },
-  hooks: { beforeValidate: [firstStaffIsAdmin] },
+  hooks: { beforeOperation: [enforcePasswordPolicy], beforeValidate: [firstStaffIsAdmin] },
   access: {
     read: isAdminOrSelf,
     create: isAdmin,

@@ -1,11 +1,10 @@
 import type { Payload } from 'payload'
 import { AuthenticationError, LockedAuth } from 'payload'
 
+import { passwordProblem } from '../../collections/Staff/hooks/passwordPolicy'
 import { slugs } from '../../collections/slugs'
 import type { FieldError } from './fieldErrors'
 import type { StaffUser } from './staffSession'
-
-export const MIN_PASSWORD_LENGTH = 8
 
 export type ChangePasswordResult =
   { ok: true } | { ok: false; status: 400 | 423; errors: FieldError[] }
@@ -53,6 +52,9 @@ export async function changeAdminPassword({
     }
     throw error
   }
+  // The Staff collection enforces the policy too; asked first here, its reason is the field's.
+  const weak = passwordProblem(newPassword, [user.email, user.name ?? ''])
+  if (weak) return { ok: false, status: 400, errors: [{ path: 'newPassword', msg: weak }] }
   if (newPassword === currentPassword) {
     return {
       ok: false,

@@ -103,7 +103,7 @@ export function ProfileRoute() {
             aria-describedby={errors.newPassword ? 'newPassword-error' : 'newPassword-hint'}
           />
           <p className="admin-field__hint" id="newPassword-hint">
-            At least 8 characters. Your other sessions are signed out.
+            At least 12 characters, and not easy to guess. Your other sessions are signed out.
           </p>
           <FieldError id="newPassword-error" message={errors.newPassword} />
         </div>

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import { createStaff, signedIn } from '../admin/client'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 14, finding 5 (passwords): weak passwords were accepted (minimum 8, and an editor could
+ * set `abc` through /cms/api). Every door that sets a staff password now meets one policy: at
+ * least 12 characters and not easy to guess.
+ */
+
+const ADMIN = { email: 'policy-admin@example.com', password: 'Quartz-ledger-owner-7193' }
+const EDITOR = { email: 'policy-editor@example.com', password: 'Quartz-ledger-editor-8264' }
+
+let shop: TestShop
+let editorJwt: string
+let editorId: number | string
+
+beforeAll(async () => {
+  shop = await startTestShop({ withCms: true, seed: false })
+  await createStaff({ payload: shop.payload, ...ADMIN, role: 'admin' })
+  editorId = (await createStaff({ payload: shop.payload, ...EDITOR, role: 'editor' })).id
+  editorJwt = (await shop.payload.login({ collection: slugs.staff, data: EDITOR })).token!
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+const stillSignsIn = async (credentials: { email: string; password: string }) =>
+  Boolean((await shop.payload.login({ collection: slugs.staff, data: credentials })).token)
+
+describe('the staff password policy', () => {
+  it.each([
+    ['abc', 'weak-1@example.com'],
+    ['abcabcabcabc', 'weak-2@example.com'],
+    ['password1234', 'weak-3@example.com'],
+    // Its own e-mail address.
+    ['marguerite.vanderbilt@example.com', 'marguerite.vanderbilt@example.com'],
+  ])('refuses %s through the Local API', async (password, email) => {
+    await expect(
+      shop.payload.create({ collection: slugs.staff, data: { email, password, role: 'editor' } }),
+    ).rejects.toMatchObject({ data: { errors: [{ path: 'password' }] } })
+  })
+
+  it('refuses an editor setting its own password to abc through /cms/api', async () => {
+    const response = await fetch(`${shop.url}/cms/api/staff/${editorId}`, {
+      method: 'PATCH',
+      headers: { authorization: `JWT ${editorJwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'abc' }),
+    })
+    expect(response.status).toBe(400)
+    expect(await stillSignsIn(EDITOR)).toBe(true)
+  })
+
+  it('refuses a weak new password in the admin area, under newPassword', async () => {
+    const admin = await signedIn(shop.url, ADMIN.email, ADMIN.password)
+    const response = await admin.request('PUT', '/change-password', {
+      json: { currentPassword: ADMIN.password, newPassword: 'password1234' },
+    })
+    expect(response.status).toBe(400)
+    const body = (await response.json()) as { errors: { path: string; msg: string }[] }
+    expect(body.errors[0]).toMatchObject({
+      path: 'newPassword',
+      msg: expect.stringContaining('too easy to guess'),
+    })
+    expect(await stillSignsIn(ADMIN)).toBe(true)
+  })
+
+  it('refuses a weak password when resetting with a token, and accepts a strong one', async () => {
+    const token = await shop.payload.forgotPassword({
+      collection: slugs.staff,
+      data: { email: EDITOR.email },
+      disableEmail: true,
+    })
+    const reset = (password: string) =>
+      fetch(`${shop.url}/cms/api/staff/reset-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, password }),
+      })
+    expect((await reset('abcabcabcabc')).status).toBe(400)
+    expect(await stillSignsIn(EDITOR)).toBe(true)
+    expect((await reset('Marble-harbour-lantern-5521')).status).toBe(200)
+    expect(
+      await stillSignsIn({ email: EDITOR.email, password: 'Marble-harbour-lantern-5521' }),
+    ).toBe(true)
+  })
+})
