@@ -66,7 +66,7 @@ try {
   if (existing.docs.length > 0) {
     const staff = existing.docs[0]!
     if (staff.role === 'admin') {
-      console.log(`create-admin: ${email} is already an admin; nothing changed.`)
+      process.stdout.write(`create-admin: ${email} is already an admin; nothing changed.\n`)
       process.exit(0)
     }
     fail(
@@ -83,7 +83,9 @@ try {
       fail(error.data.errors.map((e) => `${e.path}: ${e.message}`).join('; '))
     throw error
   }
-  console.log(`create-admin: ${email} can now sign in at ${env.publicUrl}/admin and /cms.`)
+  process.stdout.write(
+    `create-admin: ${email} can now sign in at ${env.publicUrl}/admin and /cms.\n`,
+  )
   process.exit(0)
 } catch (error) {
   fail(
