@@ -43,7 +43,12 @@ export function ordersRouter({ payload, logger }: { payload: Payload; logger: Lo
       return
     }
     try {
-      const { orderId } = await createOrder({ payload, env, input: parsed.data })
+      const { orderId } = await createOrder({
+        payload,
+        env,
+        input: parsed.data,
+        clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      })
       logger.info({ orderId }, 'order created')
       res.status(201).json({ success: true, orderId })
     } catch (error) {

@@ -65,6 +65,9 @@ const schema = z.object({
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
+  MAX_OPEN_ORDERS_PER_CLIENT: intFrom(5, 1),
+  MAX_OPEN_ORDERS_PER_EMAIL: intFrom(3, 1),
+  EMAILS_PER_ADDRESS_PER_HOUR: intFrom(5, 1),
   DOWNLOAD_RATE_LIMIT: intFrom(30, 1),
   MAX_UPLOAD_MB: intFrom(50, 1),
   CMS_ANONYMOUS_BODY_KB: intFrom(64, 1),
@@ -134,6 +137,11 @@ export type Env = {
   workerSlowPollMs: number
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
+  /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
+  maxOpenOrdersPerClient: number
+  maxOpenOrdersPerEmail: number
+  /** "Order created" e-mails one address may receive in an hour. */
+  emailsPerAddressPerHour: number
   /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
   downloadRateLimit: number
   /** The largest upload (a book file) a signed-in editor or admin may send. */
@@ -260,6 +268,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
+    maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
+    maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,
+    emailsPerAddressPerHour: e.EMAILS_PER_ADDRESS_PER_HOUR,
     downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
     maxUploadMb: e.MAX_UPLOAD_MB,
     cmsAnonymousBodyKb: e.CMS_ANONYMOUS_BODY_KB,

@@ -1,6 +1,7 @@
 import * as migration_20261121_123800_initial from './20261121_123800_initial'
 import * as migration_20261124_004554_payment_invalidation from './20261124_004554_payment_invalidation'
 import * as migration_20261124_010955_editors_lock_only_content from './20261124_010955_editors_lock_only_content'
+import * as migration_20261124_012625_orders_client_key from './20261124_012625_orders_client_key'
 
 export const migrations = [
   {
@@ -17,5 +18,10 @@ export const migrations = [
     up: migration_20261124_010955_editors_lock_only_content.up,
     down: migration_20261124_010955_editors_lock_only_content.down,
     name: '20261124_010955_editors_lock_only_content',
+  },
+  {
+    up: migration_20261124_012625_orders_client_key.up,
+    down: migration_20261124_012625_orders_client_key.down,
+    name: '20261124_012625_orders_client_key',
   },
 ]

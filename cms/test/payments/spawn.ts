@@ -41,6 +41,9 @@ export function sharedShopEnv(): Record<string, string> {
     'WORKER_SLOW_POLL_MS',
     'WOC_MAX_REQUESTS_PER_SECOND',
     'ORDER_CREATE_RATE_LIMIT',
+    'MAX_OPEN_ORDERS_PER_CLIENT',
+    'MAX_OPEN_ORDERS_PER_EMAIL',
+    'EMAILS_PER_ADDRESS_PER_HOUR',
   ]
   return Object.fromEntries(
     keys.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]),

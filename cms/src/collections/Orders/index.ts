@@ -98,7 +98,15 @@ export const Orders: CollectionConfig = {
       required: true,
       options: [...PRODUCT_TYPES],
     },
-    { name: 'userEmail', type: 'email', required: true },
+    { name: 'userEmail', type: 'email', required: true, index: true },
+    {
+      // A keyed hash of the client's address (never the address): counts its unpaid orders.
+      name: 'clientKey',
+      type: 'text',
+      index: true,
+      admin: { hidden: true },
+      access: { read: nobodyField, create: nobodyField, update: nobodyField },
+    },
     { name: 'tokenAddress', type: 'text', admin: { description: 'Ordinal address or paymail.' } },
     {
       name: 'priceAtPurchaseUSD',

@@ -2,6 +2,7 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import type { EmailKind } from '../../collections/EmailOutbox'
 import { slugs } from '../../collections/slugs'
+import { env } from '../../config/runtime'
 import type { Order } from '../../payload-types'
 
 /**
@@ -41,6 +42,28 @@ export async function queueOrderEmail({
       to ??
       ((await payload.findByID({ req, collection: slugs.orders, id: orderId, depth: 0 })) as Order)
         .userEmail
+    // Anyone can type any address at checkout: an address gets only so many "order created"
+    // e-mails an hour (the paid and shipped ones always go: they follow a payment).
+    if (kind === 'order-created') {
+      const lastHour = await payload.count({
+        req,
+        collection: slugs.emailOutbox,
+        where: {
+          and: [
+            { to: { equals: recipient } },
+            { kind: { equals: 'order-created' } },
+            { createdAt: { greater_than: new Date(Date.now() - 3_600_000).toISOString() } },
+          ],
+        },
+      })
+      if (lastHour.totalDocs >= env.emailsPerAddressPerHour) {
+        payload.logger.warn(
+          { orderId, kind },
+          'e-mail not queued: this address had enough this hour',
+        )
+        return false
+      }
+    }
     await payload.create({
       req,
       collection: slugs.emailOutbox,

@@ -7,6 +7,7 @@ import type { Env } from '../../config/env'
 import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
 import type { Product } from '../../payload-types'
 import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
+import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
 import { rateProviderFor } from '../rates/getBsvRate'
 
 /** A reason the order cannot be created, worded for the buyer. */
@@ -42,6 +43,8 @@ type OrderSettings = Pick<
   | 'rateMaxEUR'
   | 'rateMaxSpread'
   | 'publicUrl'
+  | 'maxOpenOrdersPerClient'
+  | 'maxOpenOrdersPerEmail'
 >
 
 /**
@@ -53,12 +56,15 @@ export async function createOrder({
   payload,
   env,
   input,
+  clientAddress,
 }: {
   payload: Payload
   env: OrderSettings
   input: CreateOrderRequest
+  /** The client's address as the web server sees it (TRUST_PROXY decides whose word counts). */
+  clientAddress: string
 }): Promise<{ orderId: string }> {
-  const email = input.userEmail.trim()
+  const email = input.userEmail.trim().toLowerCase()
   if (!isEmail(email)) throw new OrderRequestError('Please enter a valid email address.')
   const token = normalizeTokenAddress(input.tokenAddress)
   if (!token.ok) {
@@ -82,6 +88,10 @@ export async function createOrder({
     if (missing.length > 0)
       throw new OrderRequestError(`Please fill in the shipping ${missing.join(', ')}.`)
   }
+
+  const clientKey = clientKeyOf(payload, clientAddress)
+  const hoarding = await hoardingProblem({ payload, limits: env, clientKey, email })
+  if (hoarding) throw new OrderRequestError(hoarding, 429)
 
   // The rate first: when no rate source answers, nothing has been reserved yet.
   const rate = await rateProviderFor(env).getRate()
@@ -115,6 +125,7 @@ export async function createOrder({
       productName: product.name,
       productType: physical ? 'PHYSICAL' : 'DIGITAL',
       userEmail: email,
+      clientKey,
       tokenAddress: token.value,
       priceAtPurchaseUSD: product.priceEUR,
       bsvUsdRateAtPurchase: rate,

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import type { Order, Product } from '../../src/payload-types'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 14, finding 7: 50 unpaid orders from one client took all the stock for the expiry time
+ * and sent 50 e-mails to any address. Unpaid orders are bounded per client and per e-mail.
+ */
+
+let shop: TestShop
+let productId: number
+
+// Not imported from ../payments/support: that module loads the payment worker, and with it the
+// process's settings, before this file's shop sets its limits.
+const SHIPPING = {
+  shippingName: 'Ada Lovelace',
+  shippingAddressLine1: '1 Analytical Street',
+  shippingCity: 'London',
+  shippingPostalCode: 'N1 1AA',
+  shippingCountry: 'United Kingdom',
+}
+
+beforeAll(async () => {
+  shop = await startTestShop({
+    env: {
+      MAX_OPEN_ORDERS_PER_CLIENT: '3',
+      MAX_OPEN_ORDERS_PER_EMAIL: '2',
+      EMAILS_PER_ADDRESS_PER_HOUR: '2',
+      ORDER_CREATE_RATE_LIMIT: '1000',
+    },
+  })
+  const printed = await shop.payload.find({
+    collection: slugs.products,
+    where: { type: { equals: 'PHYSICAL' } },
+    limit: 1,
+  })
+  productId = printed.docs[0]!.id as number
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+const order = async (userEmail: string) => {
+  const response = await fetch(`${shop.url}/api/orders/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, userEmail, ...SHIPPING }),
+  })
+  return {
+    status: response.status,
+    body: (await response.json()) as { success: boolean; orderId?: string; error?: string },
+  }
+}
+const stock = async () =>
+  ((await shop.payload.findByID({ collection: slugs.products, id: productId })) as Product)
+    .currentStock
+
+describe('unpaid orders from one buyer', () => {
+  it('are bounded per e-mail address (whatever its case) and per client, with a clear message', async () => {
+    const before = await stock()
+    expect((await order('hoarder@example.com')).status).toBe(201)
+    expect((await order('Hoarder@Example.com')).status).toBe(201)
+    const third = await order('hoarder@example.com')
+    expect(third.status).toBe(429)
+    expect(third.body).toEqual({
+      success: false,
+      error: expect.stringContaining('You already have unpaid orders waiting for payment.'),
+    })
+    expect((await order('someone-else@example.com')).status).toBe(201)
+    // Three unpaid orders from this client: a fourth address changes nothing.
+    expect((await order('a-fourth@example.com')).status).toBe(429)
+    expect(await stock()).toBe(before - 3)
+  })
+
+  it('free a place when one of them expires', async () => {
+    const open = await shop.payload.find({
+      collection: slugs.orders,
+      where: { userEmail: { equals: 'someone-else@example.com' } },
+    })
+    await shop.payload.update({
+      collection: slugs.orders,
+      id: (open.docs[0] as Order).id,
+      data: { gatewayExpiresAt: new Date(Date.now() - 1000).toISOString() },
+    })
+    expect((await order('a-fourth@example.com')).status).toBe(201)
+  })
+
+  it('keep only a keyed hash of the client address, shown to nobody', async () => {
+    const [stored] = (await shop.payload.find({ collection: slugs.orders, limit: 1 }))
+      .docs as Order[]
+    const key = (stored as Order & { clientKey?: string }).clientKey
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(key).not.toContain('127.0.0.1')
+    const asAdmin = await shop.payload.find({
+      collection: slugs.orders,
+      limit: 1,
+      overrideAccess: false,
+      user: { id: 1, role: 'admin', collection: 'staff', email: 'a@example.com' } as never,
+    })
+    expect((asAdmin.docs[0] as Order & { clientKey?: string }).clientKey).toBeUndefined()
+  })
+})
+
+describe('"order created" e-mails to one address', () => {
+  it('stop after EMAILS_PER_ADDRESS_PER_HOUR in an hour', async () => {
+    const { queueOrderEmail } = await import('../../src/operations/email/queueOrderEmails')
+    const orders = (await shop.payload.find({ collection: slugs.orders, limit: 3 })).docs as Order[]
+    expect(orders).toHaveLength(3)
+    const queued = []
+    for (const { id } of orders)
+      queued.push(
+        await queueOrderEmail({
+          payload: shop.payload,
+          orderId: id,
+          kind: 'order-created',
+          to: 'victim@example.com',
+        }),
+      )
+    expect(queued).toEqual([true, true, false])
+    // Paid and shipped e-mails follow a payment: they always go.
+    expect(
+      await queueOrderEmail({
+        payload: shop.payload,
+        orderId: orders[2]!.id,
+        kind: 'order-paid',
+        to: 'victim@example.com',
+      }),
+    ).toBe(true)
+  })
+})
