@@ -211,6 +211,7 @@ describe('enumeration and rate limits', () => {
       const { orderId } = await createOrder({
         payload: h.shop.payload,
         env,
+        clientAddress: '127.0.0.1',
         input: {
           productId: String(digitalId),
           userEmail: `buyer${i}@example.com`,
@@ -338,6 +339,7 @@ async function anOrderId(): Promise<string> {
   const { orderId } = await createOrder({
     payload: h.shop.payload,
     env: loadEnv(),
+    clientAddress: '127.0.0.1',
     input: { productId: String(digitalId), userEmail: 'pages@example.com', tokenAddress: null },
   })
   return orderId

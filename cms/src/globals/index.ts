@@ -2,6 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { anyone } from '../access/anyone'
 import { isStaff } from '../access/isStaff'
+import { refuseUnsafeLinksInGlobal } from '../collections/hooks/safeLinks'
 import { globalSlugs, slugs } from '../collections/slugs'
 
 const contentAccess = { read: anyone, update: isStaff }
@@ -110,4 +111,17 @@ export const PapersPage: GlobalConfig = {
   ],
 }
 
-export const globals = [Legal, LandingFaqs, ProofsTools, RecommendedWallets, PapersPage]
+/** Every site text refuses links that could run code (javascript:, data:...). */
+export const globals: GlobalConfig[] = [
+  Legal,
+  LandingFaqs,
+  ProofsTools,
+  RecommendedWallets,
+  PapersPage,
+].map((global) => ({
+  ...global,
+  hooks: {
+    ...global.hooks,
+    beforeValidate: [...(global.hooks?.beforeValidate ?? []), refuseUnsafeLinksInGlobal],
+  },
+}))

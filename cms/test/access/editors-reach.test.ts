@@ -135,4 +135,35 @@ describe("an editor's reach", () => {
       ).totalDocs,
     ).toBe(0)
   })
+
+  it('cannot write a link that runs code (javascript:, data:) through any door', async () => {
+    const paper = (await shop.payload.find({ collection: slugs.papers, limit: 1 })).docs[0]!
+    const viaCms = await cms(editorJwt, 'PATCH', `/papers/${paper.id}`, {
+      link: 'javascript:alert(document.cookie)',
+    })
+    expect(viaCms.status).toBe(400)
+    await expect(
+      shop.payload.update({
+        collection: slugs.papers,
+        id: paper.id,
+        data: { certificateLink: 'data:text/html,<script>alert(1)</script>' },
+      }),
+    ).rejects.toThrow()
+    const legal = await shop.payload.findGlobal({ slug: 'legal' })
+    const withLink = JSON.parse(JSON.stringify(legal.termsOfUse)) as {
+      root: { children: { children: unknown[] }[] }
+    }
+    withLink.root.children[0]!.children.push({
+      type: 'link',
+      version: 3,
+      fields: { linkType: 'custom', url: 'data:text/html;base64,PHNjcmlwdD4=', newTab: false },
+      children: [{ type: 'text', text: 'click', version: 1 }],
+    })
+    const global = await cms(editorJwt, 'POST', '/globals/legal', { termsOfUse: withLink })
+    expect(global.status).toBe(400)
+    const ok = await cms(editorJwt, 'PATCH', `/papers/${paper.id}`, {
+      link: 'https://example.com/paper.pdf',
+    })
+    expect(ok.status).toBe(200)
+  })
 })

@@ -2,6 +2,7 @@ import type { CollectionConfig, Field } from 'payload'
 
 import { anyone } from '../../access/anyone'
 import { isStaff } from '../../access/isStaff'
+import { refuseUnsafeLinks } from '../hooks/safeLinks'
 import { slugs } from '../slugs'
 
 const languageVersion = (name: 'en' | 'it', label: string): Field => ({
@@ -22,6 +23,7 @@ export const Papers: CollectionConfig = {
   admin: { group: 'Content', useAsTitle: 'title', defaultColumns: ['title', 'order'] },
   defaultSort: 'order',
   access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
+  hooks: { beforeValidate: [refuseUnsafeLinks] },
   fields: [
     { name: 'title', type: 'text', required: true },
     { name: 'description', type: 'textarea', required: true },
