@@ -47,6 +47,7 @@ export type WorkerSettings = Pick<
   | 'workerSlowPollMs'
   | 'wocMaxRequestsPerSecond'
   | 'paymentGraceSeconds'
+  | 'emailsPerAddressPerHour'
 > & { logEmails: boolean; emailRetryBaseMs?: number }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -278,7 +279,12 @@ export function startPaymentWorker({
         if (full) seen.add(order.id)
         track(order, now)
       }
-      if (unseen.length > 0) await queueOrderCreatedEmails({ payload, orders: unseen })
+      if (unseen.length > 0)
+        await queueOrderCreatedEmails({
+          payload,
+          orders: unseen,
+          perAddressPerHour: settings.emailsPerAddressPerHour,
+        })
     })
     if (full) {
       for (const id of watch.keys()) if (!seen.has(id)) watch.delete(id)
