@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payFromTestWallet } from '../../../payment-worker/src/chain/simulator/wallet'
 import type { ChainSource } from '../../../payment-worker/src/chain/types'
 import { slugs } from '../../src/collections/slugs'
-import type { Payment } from '../../src/payload-types'
 import type { PaymentsHarness } from './support'
+import { paymentsOf as paymentsOfOrder } from './support'
 import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
 /**
@@ -52,14 +52,7 @@ const pay = async (orderId: string, amountBSV?: string) => {
 }
 const mine = async () =>
   expect((await api(h.shop, '/api/test-mode/mine', { body: {} })).status).toBe(200)
-const paymentsOf = async (orderId: string) =>
-  (
-    await h.shop.payload.find({
-      collection: slugs.payments,
-      where: { order: { equals: orderId } },
-      depth: 0,
-    })
-  ).docs as Payment[]
+const paymentsOf = (orderId: string) => paymentsOfOrder(h.shop.payload, orderId)
 /**
  * Runs worker passes until the order is in `status` (a pass can fail on a loaded machine, for
  * example on a chain call that times out; the worker's next pass repeats it, as here).

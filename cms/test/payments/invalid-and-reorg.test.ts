@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import type { Payment, Product } from '../../src/payload-types'
+import type { Product } from '../../src/payload-types'
 import { createStaff, signedIn } from '../admin/client'
 import type { PaymentsHarness } from './support'
+import { paymentsOf as paymentsOfOrder } from './support'
 import {
   api,
   createOrder,
@@ -50,14 +51,7 @@ const simulator = async (path: string, body: unknown) => {
   expect(response.status).toBe(200)
   return (await response.json()) as Record<string, unknown>
 }
-const paymentsOf = async (orderId: string) =>
-  (
-    await h.shop.payload.find({
-      collection: slugs.payments,
-      where: { order: { equals: orderId } },
-      depth: 0,
-    })
-  ).docs as Payment[]
+const paymentsOf = (orderId: string) => paymentsOfOrder(h.shop.payload, orderId)
 const stock = async () =>
   ((await h.shop.payload.findByID({ collection: slugs.products, id: printedId })) as Product)
     .currentStock

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payFromTestWallet } from '../../../payment-worker/src/chain/simulator/wallet'
 import { slugs } from '../../src/collections/slugs'
 import { releaseReservedStock } from '../../src/db/atomic'
-import type { DownloadToken, Payment } from '../../src/payload-types'
+import type { DownloadToken } from '../../src/payload-types'
 import type { PaymentsHarness } from './support'
+import { paymentsOf as paymentsOfOrder } from './support'
 import {
   api,
   createOrder,
@@ -38,14 +39,7 @@ const pay = async (orderId: string, amountBSV?: string) => {
   return String(body.txid)
 }
 const mine = () => api(h.shop, '/api/test-mode/mine', { body: {} })
-const paymentsOf = async (orderId: string) =>
-  (
-    await h.shop.payload.find({
-      collection: slugs.payments,
-      where: { order: { equals: orderId } },
-      depth: 0,
-    })
-  ).docs as Payment[]
+const paymentsOf = (orderId: string) => paymentsOfOrder(h.shop.payload, orderId)
 const stockOf = async (id: number) =>
   (await h.shop.payload.findByID({ collection: slugs.products, id })).currentStock
 

@@ -7,7 +7,7 @@ import { createWhatsOnChainClient } from '../../../payment-worker/src/chain/what
 import type { PaymentWorker } from '../../../payment-worker/src/worker'
 import { startPaymentWorker } from '../../../payment-worker/src/worker'
 import { slugs } from '../../src/collections/slugs'
-import type { Order } from '../../src/payload-types'
+import type { Order, Payment } from '../../src/payload-types'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
@@ -164,3 +164,13 @@ export const waitForStatus = (payload: Payload, id: string, status: string, time
     },
     { timeoutMs },
   )
+
+/** The payments recorded for an order. */
+export const paymentsOf = async (payload: Payload, orderId: string) =>
+  (
+    await payload.find({
+      collection: slugs.payments,
+      where: { order: { equals: orderId } },
+      depth: 0,
+    })
+  ).docs as Payment[]

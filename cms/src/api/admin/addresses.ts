@@ -1,6 +1,8 @@
 import type { Router } from 'express'
 import type { Payload } from 'payload'
 
+import { BAD_PAGE, pageOf } from './paging'
+
 import { env } from '../../config/runtime'
 import {
   exportAdminAddressesCsv,
@@ -12,15 +14,9 @@ export function addressRoutes(router: Router, { payload }: { payload: Payload })
   const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
 
   router.get('/addresses', async (req, res) => {
-    const raw = req.query.page
-    const page =
-      raw === undefined
-        ? 1
-        : typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw)
-          ? Number(raw)
-          : null
+    const page = pageOf(req.query.page)
     if (page === null) {
-      res.status(400).json({ error: 'Page must be a whole number from 1.' })
+      res.status(400).json(BAD_PAGE)
       return
     }
     res.json(await listAdminAddresses({ payload, wallet, page }))

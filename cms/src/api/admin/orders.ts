@@ -1,6 +1,8 @@
 import type { Router } from 'express'
 import type { Payload } from 'payload'
 
+import { BAD_PAGE, pageOf } from './paging'
+
 import { env } from '../../config/runtime'
 import { getAdminOrder } from '../../operations/admin/getAdminOrder'
 import { getAdminStats } from '../../operations/admin/getAdminStats'
@@ -13,15 +15,9 @@ export function orderRoutes(
   { payload, logger }: { payload: Payload; logger: Logger },
 ) {
   router.get('/orders', async (req, res) => {
-    const raw = req.query.page
-    const page =
-      raw === undefined
-        ? 1
-        : typeof raw === 'string' && /^[1-9]\d{0,5}$/.test(raw)
-          ? Number(raw)
-          : null
+    const page = pageOf(req.query.page)
     if (page === null) {
-      res.status(400).json({ error: 'Page must be a whole number from 1.' })
+      res.status(400).json(BAD_PAGE)
       return
     }
     res.json(await listAdminOrders({ payload, page }))

@@ -8,7 +8,7 @@ import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
 import type { Product } from '../../payload-types'
 import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
 import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
-import { rateProviderFor } from '../rates/getBsvRate'
+import { rateProviderFor, type RateSettings } from '../rates/getBsvRate'
 
 /** A reason the order cannot be created, worded for the buyer. */
 export class OrderRequestError extends Error {
@@ -29,23 +29,16 @@ const REQUIRED_SHIPPING = [
   ['shippingCountry', 'country'],
 ] as const
 
-type OrderSettings = Pick<
-  Env,
-  | 'bsvXpub'
-  | 'bsvNetwork'
-  | 'orderExpiryMinutes'
-  | 'rateSource'
-  | 'fixedRateEUR'
-  | 'coingeckoUrl'
-  | 'coinpaprikaUrl'
-  | 'rateCacheSeconds'
-  | 'rateMinEUR'
-  | 'rateMaxEUR'
-  | 'rateMaxSpread'
-  | 'publicUrl'
-  | 'maxOpenOrdersPerClient'
-  | 'maxOpenOrdersPerEmail'
->
+type OrderSettings = RateSettings &
+  Pick<
+    Env,
+    | 'bsvXpub'
+    | 'bsvNetwork'
+    | 'orderExpiryMinutes'
+    | 'publicUrl'
+    | 'maxOpenOrdersPerClient'
+    | 'maxOpenOrdersPerEmail'
+  >
 
 /**
  * Checkout: validates the request, reserves one copy atomically, prices it at the current rate,

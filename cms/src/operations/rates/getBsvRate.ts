@@ -17,7 +17,7 @@ export class RateUnavailableError extends Error {
 
 export type RateSource = { name: string; fetchRate: () => Promise<number> }
 
-type RateSettings = Pick<
+export type RateSettings = Pick<
   Env,
   | 'rateSource'
   | 'fixedRateEUR'
