@@ -233,7 +233,8 @@ export interface Order {
     | 'PROCESSING_DELIVERY'
     | 'SHIPPED'
     | 'EXPIRED'
-    | 'ERROR_FULFILLMENT';
+    | 'ERROR_FULFILLMENT'
+    | 'CANCELLED';
   product: number | Product;
   /**
    * At purchase time.
@@ -241,6 +242,7 @@ export interface Order {
   productName: string;
   productType: 'DIGITAL' | 'PHYSICAL';
   userEmail: string;
+  clientKey?: string | null;
   /**
    * Ordinal address or paymail.
    */
@@ -274,6 +276,50 @@ export interface Order {
      */
     paidInvalid?: boolean | null;
   };
+  /**
+   * When the owner last settled this order's exceptions; cleared when new money or an invalid payment arrives.
+   */
+  settledAt?: string | null;
+  /**
+   * The owner asked the payment worker to look at the chain now.
+   */
+  recheckRequestedAt?: string | null;
+  history?:
+    | {
+        at: string;
+        by: string;
+        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck';
+        fromStatus?:
+          | (
+              | 'AWAITING_PAYMENT'
+              | 'PAYMENT_DETECTED'
+              | 'UNDERPAID'
+              | 'PAID'
+              | 'PROCESSING_DELIVERY'
+              | 'SHIPPED'
+              | 'EXPIRED'
+              | 'ERROR_FULFILLMENT'
+              | 'CANCELLED'
+            )
+          | null;
+        toStatus?:
+          | (
+              | 'AWAITING_PAYMENT'
+              | 'PAYMENT_DETECTED'
+              | 'UNDERPAID'
+              | 'PAID'
+              | 'PROCESSING_DELIVERY'
+              | 'SHIPPED'
+              | 'EXPIRED'
+              | 'ERROR_FULFILLMENT'
+              | 'CANCELLED'
+            )
+          | null;
+        note?: string | null;
+        txid?: string | null;
+        id?: string | null;
+      }[]
+    | null;
   payments?: {
     docs?: (number | Payment)[];
     hasNextPage?: boolean;
@@ -445,6 +491,10 @@ export interface Staff {
   id: number;
   name?: string | null;
   role: 'admin' | 'editor';
+  /**
+   * Needed only to change your own password.
+   */
+  currentPassword?: string | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -453,8 +503,6 @@ export interface Staff {
   salt?: string | null;
   hash?: string | null;
   resetPasswordRequestedAt?: string | null;
-  loginAttempts?: number | null;
-  lockUntil?: string | null;
   sessions?:
     | {
         id: string;
@@ -490,38 +538,6 @@ export interface PayloadLockedDocument {
   id: number;
   document?:
     | ({
-        relationTo: 'products';
-        value: number | Product;
-      } | null)
-    | ({
-        relationTo: 'orders';
-        value: string | Order;
-      } | null)
-    | ({
-        relationTo: 'payments';
-        value: number | Payment;
-      } | null)
-    | ({
-        relationTo: 'download-tokens';
-        value: number | DownloadToken;
-      } | null)
-    | ({
-        relationTo: 'counters';
-        value: number | Counter;
-      } | null)
-    | ({
-        relationTo: 'email-outbox';
-        value: number | EmailOutbox;
-      } | null)
-    | ({
-        relationTo: 'media';
-        value: number | Media;
-      } | null)
-    | ({
-        relationTo: 'digital-files';
-        value: number | DigitalFile;
-      } | null)
-    | ({
         relationTo: 'documents';
         value: number | Document;
       } | null)
@@ -532,10 +548,6 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'timeline';
         value: number | Timeline;
-      } | null)
-    | ({
-        relationTo: 'staff';
-        value: number | Staff;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -609,6 +621,7 @@ export interface OrdersSelect<T extends boolean = true> {
   productName?: T;
   productType?: T;
   userEmail?: T;
+  clientKey?: T;
   tokenAddress?: T;
   priceAtPurchaseUSD?: T;
   bsvUsdRateAtPurchase?: T;
@@ -625,6 +638,20 @@ export interface OrdersSelect<T extends boolean = true> {
         paidPartial?: T;
         paidOver?: T;
         paidInvalid?: T;
+      };
+  settledAt?: T;
+  recheckRequestedAt?: T;
+  history?:
+    | T
+    | {
+        at?: T;
+        by?: T;
+        action?: T;
+        fromStatus?: T;
+        toStatus?: T;
+        note?: T;
+        txid?: T;
+        id?: T;
       };
   payments?: T;
   downloadToken?: T;
@@ -806,6 +833,7 @@ export interface TimelineSelect<T extends boolean = true> {
 export interface StaffSelect<T extends boolean = true> {
   name?: T;
   role?: T;
+  currentPassword?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;
@@ -814,8 +842,6 @@ export interface StaffSelect<T extends boolean = true> {
   salt?: T;
   hash?: T;
   resetPasswordRequestedAt?: T;
-  loginAttempts?: T;
-  lockUntil?: T;
   sessions?:
     | T
     | {

@@ -1,4 +1,4 @@
-import type { OrderStatus } from './order-status'
+import type { OrderHistoryAction, OrderStatus } from './order-status'
 
 /**
  * The shapes the admin API answers with (spec section 3, admin views), shared by the server
@@ -63,10 +63,27 @@ export type AdminOrder = {
   shippingCountry: string | null
   shippingPhone: string | null
   flags: { paidLate: boolean; paidPartial: boolean; paidOver: boolean; paidInvalid: boolean }
+  /** A flag is up and the owner has not settled it since (mark paid, cancel, refund, settle). */
+  needsSettling: boolean
+  settledAt: string | null
+  /** The owner asked for a look at the chain that has not happened yet. */
+  recheckRequestedAt: string | null
 }
 
-/** One order with every payment received (GET /api/admin/orders/{id}). */
-export type AdminOrderDetail = AdminOrder & { payments: AdminPayment[] }
+/** One entry of an order's history: who did what, when and why. */
+export type AdminOrderEvent = {
+  at: string
+  /** A staff member's e-mail, or "system" (the payment engine, delivery). */
+  by: string
+  action: OrderHistoryAction
+  fromStatus: OrderStatus | null
+  toStatus: OrderStatus | null
+  note: string | null
+  txid: string | null
+}
+
+/** One order with every payment received and its history (GET /api/admin/orders/{id}). */
+export type AdminOrderDetail = AdminOrder & { payments: AdminPayment[]; history: AdminOrderEvent[] }
 
 /** The owner's wallet and the addresses the shop gave out (0/n of the xpub). */
 export type AddressGaps = {

@@ -12,6 +12,8 @@ export const ORDER_STATUSES = [
   'SHIPPED',
   'EXPIRED',
   'ERROR_FULFILLMENT',
+  // The owner's decision: the order will not be delivered (an invalid payment, a refund).
+  'CANCELLED',
 ] as const
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
@@ -19,20 +21,64 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 export const INITIAL_ORDER_STATUS: OrderStatus = 'AWAITING_PAYMENT'
 
 const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
-  AWAITING_PAYMENT: ['PAYMENT_DETECTED', 'UNDERPAID', 'PAID', 'EXPIRED'],
+  AWAITING_PAYMENT: ['PAYMENT_DETECTED', 'UNDERPAID', 'PAID', 'EXPIRED', 'CANCELLED'],
   // Back to waiting when the money seen is double-spent or dropped before expiry.
-  UNDERPAID: ['AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAID', 'EXPIRED'],
+  UNDERPAID: ['AWAITING_PAYMENT', 'PAYMENT_DETECTED', 'PAID', 'EXPIRED', 'CANCELLED'],
   // A detected payment is the full amount: the order waits for confirmations and does not expire
   // while it holds; if it is double-spent or dropped, the order waits again (before its
   // deadline) or expires (after), and the owner sees the invalid payment.
-  PAYMENT_DETECTED: ['PAID', 'AWAITING_PAYMENT', 'UNDERPAID', 'EXPIRED'],
+  PAYMENT_DETECTED: ['PAID', 'AWAITING_PAYMENT', 'UNDERPAID', 'EXPIRED', 'CANCELLED'],
   PAID: ['PROCESSING_DELIVERY', 'ERROR_FULFILLMENT'],
-  PROCESSING_DELIVERY: ['SHIPPED'],
+  // A printed book not yet sent can still be cancelled (and refunded) by the owner.
+  PROCESSING_DELIVERY: ['SHIPPED', 'CANCELLED'],
   SHIPPED: [],
-  // Late payments are recorded and flagged on the order; the status stays EXPIRED.
-  EXPIRED: [],
-  // After the owner fixes the cause (for example uploads the missing file) fulfilment is retried.
-  ERROR_FULFILLMENT: ['PAID'],
+  // Late payments are recorded and flagged; the payment engine never revives an expired order.
+  // The owner settles one: marks it paid (the copy is taken again) or cancels it.
+  EXPIRED: ['PAID', 'CANCELLED'],
+  // After the owner fixes the cause (for example uploads the missing file) fulfilment is retried;
+  // or the owner gives up and refunds.
+  ERROR_FULFILLMENT: ['PAID', 'CANCELLED'],
+  CANCELLED: [],
+}
+
+/**
+ * What the owner can do from the admin order screen, and from which statuses. Each action is a
+ * move of the table above (or none), recorded in the order's history with who, when and why.
+ */
+export const OWNER_ORDER_ACTIONS = {
+  /** Accept the money (short, late or unconfirmed) or a payment made outside the shop. */
+  'mark-paid': {
+    to: 'PAID',
+    from: ['AWAITING_PAYMENT', 'UNDERPAID', 'PAYMENT_DETECTED', 'EXPIRED'],
+  },
+  /** Give up the order (an invalid payment, a refund): its copy goes back on the shelf. */
+  cancel: {
+    to: 'CANCELLED',
+    from: [
+      'AWAITING_PAYMENT',
+      'UNDERPAID',
+      'PAYMENT_DETECTED',
+      'EXPIRED',
+      'ERROR_FULFILLMENT',
+      'PROCESSING_DELIVERY',
+    ],
+  },
+  /** Money sent back to the buyer (its txid); the status does not change. */
+  refund: { to: null, from: ORDER_STATUSES },
+  /** The exception needs nothing more (an overpayment kept, an invalid payment replaced). */
+  settle: { to: null, from: ORDER_STATUSES },
+} as const satisfies Record<string, { to: OrderStatus | null; from: readonly OrderStatus[] }>
+
+export type OwnerOrderAction = keyof typeof OWNER_ORDER_ACTIONS
+export const OWNER_ORDER_ACTION_NAMES = Object.keys(OWNER_ORDER_ACTIONS) as OwnerOrderAction[]
+
+/** What an entry of an order's history records: a status change, an owner's action, a re-check. */
+export const ORDER_HISTORY_ACTIONS = ['status', ...OWNER_ORDER_ACTION_NAMES, 'recheck'] as const
+export type OrderHistoryAction = (typeof ORDER_HISTORY_ACTIONS)[number]
+
+/** Whether the owner may take this action on an order in this status. */
+export function ownerMayTake(action: OwnerOrderAction, status: OrderStatus): boolean {
+  return (OWNER_ORDER_ACTIONS[action].from as readonly OrderStatus[]).includes(status)
 }
 
 /** Statuses after which the pay screen stops polling. */
@@ -41,6 +87,7 @@ export const FINAL_PAY_SCREEN_STATUSES: readonly OrderStatus[] = [
   'PROCESSING_DELIVERY',
   'EXPIRED',
   'ERROR_FULFILLMENT',
+  'CANCELLED',
 ]
 
 /** Orders the payment worker still watches (expired ones too, inside the monitoring window). */

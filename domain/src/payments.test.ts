@@ -32,6 +32,14 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['PAID', 'ERROR_FULFILLMENT'],
   ['PROCESSING_DELIVERY', 'SHIPPED'],
   ['ERROR_FULFILLMENT', 'PAID'],
+  // The owner's settling actions (issue 15).
+  ['AWAITING_PAYMENT', 'CANCELLED'],
+  ['UNDERPAID', 'CANCELLED'],
+  ['PAYMENT_DETECTED', 'CANCELLED'],
+  ['PROCESSING_DELIVERY', 'CANCELLED'],
+  ['EXPIRED', 'PAID'],
+  ['EXPIRED', 'CANCELLED'],
+  ['ERROR_FULFILLMENT', 'CANCELLED'],
 ]
 const isAllowed = (from: OrderStatus, to: OrderStatus) =>
   ALLOWED.some(([f, t]) => f === from && t === to)

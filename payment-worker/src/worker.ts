@@ -13,6 +13,7 @@ import type { Order } from '../../cms/src/payload-types'
 import type { AddressTransaction, ChainSource, HistoryScope } from './chain/types'
 import { MAX_ADDRESSES_PER_CALL } from './chain/types'
 import { recordPayments, settleOrder } from './process-order'
+import { lateWatchMs, olderOrderIntervalMs } from './watch-interval'
 
 /**
  * The payment worker's loop. It keeps the watched orders in memory (all of them reloaded every
@@ -25,10 +26,13 @@ import { recordPayments, settleOrder } from './process-order'
  * - every new block triggers a full look (confirmed and unconfirmed) at the fresh orders, at
  *   those with money on the way and at those seen only in the mempool since; a newly seen
  *   order's first look is a full one too;
- * - older, expired and already paid orders (late, extra or repeated payments) with intervals
- *   growing with their age, up to an hour, from a reserved share of the budget, for
- *   MONITORING_WINDOW_HOURS after their expiry. Money sent to a paid order's address is
- *   recorded on it and flagged; the order's status is never moved back.
+ * - older, expired, cancelled and already paid orders (late, extra or repeated payments) with
+ *   intervals growing with their age (watch-interval.ts: minutes on the first day, then half
+ *   an hour, then three hours), from a reserved share of the budget, for LATE_WATCH_DAYS after
+ *   their expiry. Money sent to a paid order's address is recorded on it and flagged; the
+ *   order's status is never moved back;
+ * - an order the owner asked to re-check from the admin (recheckRequestedAt), at once, with a
+ *   full look, however old.
  * It queues each new order's "order created" e-mail, records payments, settles statuses, fulfils
  * paid orders and sends queued e-mails. A failing
  * chain source is retried with exponential backoff; nothing is lost because every decision is
@@ -39,6 +43,7 @@ export type WorkerSettings = Pick<
   Env,
   | 'confirmationsRequired'
   | 'monitoringWindowHours'
+  | 'lateWatchDays'
   | 'filesDir'
   | 'downloadTokenTtlHours'
   | 'downloadMaxUses'
@@ -62,7 +67,6 @@ export type PaymentWorker = {
 
 const FRESH_ORDER_MS = 15 * 60_000
 const MAX_BACKOFF_MS = 30_000
-const MAX_OLD_INTERVAL_MS = 60 * 60_000
 const FULL_RELOAD_MS = 60_000
 /** Orders read per query when the watch list is loaded. */
 const WATCH_PAGE_SIZE = 500
@@ -93,6 +97,8 @@ type Watched = {
   fullLookDue: boolean
   /** The address's transactions (txid@height) at the last look that reached the database. */
   recorded?: string
+  /** The owner asked for a look: it is done first, and the request cleared after it. */
+  recheck?: boolean
 }
 
 const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
@@ -101,7 +107,11 @@ const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).in
  * Watched after payment or expiry, inside the monitoring window: nothing about them changes with
  * the clock or with confirmations, only new money on the address matters.
  */
-const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = ['EXPIRED', ...PAID_ORDER_STATUSES]
+const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = [
+  'EXPIRED',
+  'CANCELLED',
+  ...PAID_ORDER_STATUSES,
+]
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -171,9 +181,10 @@ export function startPaymentWorker({
     if (w.status === 'PAYMENT_DETECTED') interval = settings.workerSlowPollMs
     else if (isFresh(w, now)) interval = settings.workerFastPollMs
     else
-      interval = Math.min(
-        MAX_OLD_INTERVAL_MS,
-        Math.max(settings.workerSlowPollMs, (now - w.createdAt) / 4),
+      interval = olderOrderIntervalMs(
+        { createdAt: w.createdAt, deadline: deadlineOf(w) },
+        now,
+        settings,
       )
     // An open order is looked at again the moment its deadline passes.
     if (isOpen(w.status) && deadlineOf(w) > now) interval = Math.min(interval, deadlineOf(w) - now)
@@ -208,6 +219,7 @@ export function startPaymentWorker({
       fullLookDue: true,
     }
     entry.status = order.status
+    entry.expiresAt = new Date(order.gatewayExpiresAt).getTime()
     entry.funded = isFunded(order)
     if (!known) {
       // Older orders found at start are spread over their interval instead of all at once;
@@ -221,7 +233,7 @@ export function startPaymentWorker({
   }
 
   function watchedWhere(now: number): Where {
-    const windowStart = new Date(now - settings.monitoringWindowHours * 3_600_000).toISOString()
+    const windowStart = new Date(now - lateWatchMs(settings)).toISOString()
     return {
       or: [
         { status: { in: [...OPEN_ORDER_STATUSES] } },
@@ -292,6 +304,39 @@ export function startPaymentWorker({
     }
   }
 
+  /** Orders the owner asked to re-check: watched now with a full look, however old. */
+  async function pickUpRechecks(now: number) {
+    const asked = await payload.find({
+      collection: slugs.orders,
+      where: { recheckRequestedAt: { exists: true } },
+      select: WATCH_FIELDS,
+      depth: 0,
+      limit: WATCH_PAGE_SIZE,
+      pagination: false,
+    })
+    for (const order of asked.docs as Order[]) {
+      track(order, now)
+      const w = watch.get(order.id)!
+      if (w.recheck) continue
+      w.recheck = true
+      w.fullLookDue = true
+      w.recorded = undefined
+      w.nextCheck = now
+    }
+  }
+
+  async function clearRecheck(w: Watched) {
+    if (!w.recheck) return
+    w.recheck = false
+    await payload.update({
+      collection: slugs.orders,
+      id: w.id,
+      data: { recheckRequestedAt: null },
+      depth: 0,
+    })
+    logger.info({ orderId: w.id }, "order re-checked at the owner's request")
+  }
+
   const crashBeforeFulfil =
     crashPoint === 'before-fulfil'
       ? () => {
@@ -330,8 +375,9 @@ export function startPaymentWorker({
     const due = [...watch.values()]
       .filter((w) => w.nextCheck <= now)
       .sort((a, b) => a.nextCheck - b.nextCheck)
-    const fresh = due.filter((w) => isFresh(w, now))
-    const older = due.filter((w) => !isFresh(w, now))
+    // Asked for by the owner: with the fresh orders, ahead of the older ones.
+    const fresh = due.filter((w) => isFresh(w, now) || w.recheck)
+    const older = due.filter((w) => !isFresh(w, now) && !w.recheck)
     const batchesOf = (list: Watched[]) => {
       const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
       for (const w of list) byScope[scopeOf(w, now)].push(w)
@@ -383,7 +429,7 @@ export function startPaymentWorker({
       const unchanged = isOpen(w.status)
         ? transactions.length === 0 && !w.funded
         : batch.scope === 'all' && key === w.recorded
-      if (unchanged && !(atExpiry && batch.scope === 'all')) {
+      if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck) {
         w.nextCheck = now + intervalFor(w, now)
         continue
       }
@@ -397,6 +443,7 @@ export function startPaymentWorker({
         watch.delete(w.id)
         continue
       }
+      const recheck = w.recheck
       const payments = await recordPayments({
         payload,
         order,
@@ -428,6 +475,10 @@ export function startPaymentWorker({
       w.status = settled.status
       w.funded = isFunded(settled)
       w.nextCheck = Date.now() + intervalFor(w, Date.now())
+      if (recheck && batch.scope === 'all') await clearRecheck(w)
+      // Past the late watch (an order found long expired): no longer looked at by itself.
+      if (!isOpen(w.status) && !w.recheck && deadlineOf(w) < Date.now() - lateWatchMs(settings))
+        watch.delete(w.id)
     }
   }
 
@@ -435,6 +486,7 @@ export function startPaymentWorker({
     const now = Date.now()
     passes += 1
     await refreshWatchList(now)
+    await pickUpRechecks(now)
     await fulfilPending()
 
     if (watch.size > 0) {

@@ -58,6 +58,7 @@ const schema = z.object({
   ORDER_EXPIRY_MINUTES: intFrom(20, 1),
   PAYMENT_GRACE_SECONDS: intFrom(60, 0),
   MONITORING_WINDOW_HOURS: intFrom(24, 0),
+  LATE_WATCH_DAYS: intFrom(30, 0),
   WALLET_GAP_LIMIT: intFrom(20, 1),
   DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
   DOWNLOAD_MAX_USES: intFrom(5, 1),
@@ -125,7 +126,10 @@ export type Env = {
    * the last moment and not yet reached the chain source).
    */
   paymentGraceSeconds: number
+  /** The close watch after expiry: a late payment shows within minutes. */
   monitoringWindowHours: number
+  /** After it, expired and settled orders are still looked at, less and less often, this long. */
+  lateWatchDays: number
   /** The gap limit the owner's wallet scans (20 in ElectrumSV): the dashboard warns before it. */
   walletGapLimit: number
   downloadTokenTtlHours: number
@@ -260,6 +264,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
     paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
+    lateWatchDays: e.LATE_WATCH_DAYS,
     walletGapLimit: e.WALLET_GAP_LIMIT,
     downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
     downloadMaxUses: e.DOWNLOAD_MAX_USES,

@@ -255,21 +255,34 @@ export async function reserveStockForOrder({
   payload,
   productId,
   orderId,
+  req,
 }: {
   payload: Payload
   productId: string | number
   orderId: string
+  /** Inside this request's transaction (the owner marking an expired order paid). */
+  req?: Partial<PayloadRequest>
 }): Promise<boolean> {
   if (engineOf(payload) === 'mongodb') {
-    if (!(await reserveStock({ payload, productId }))) return false
+    const session = await sessionOf(payload, req)
+    const options = session ? { session } : undefined
+    const taken = await mongo(payload, slugs.products).updateOne(
+      { _id: productId, currentStock: { $gt: 0 }, isAvailable: { $ne: false }, deletedAt: null },
+      { $inc: { currentStock: -1 }, $set: { updatedAt: new Date() } },
+      options,
+    )
+    if (taken.modifiedCount !== 1) return false
     await mongo(payload, slugs.orders).updateOne(
       { _id: orderId },
       { $set: { stockReleasedAt: null } },
+      options,
     )
     return true
   }
   const at = nowIso()
-  const [, order] = await sqlite(payload).batch(
+  const [, order] = await (
+    await sqliteFor(payload, req)
+  ).batch(
     [
       {
         sql: `UPDATE products SET current_stock = current_stock - 1, updated_at = ?

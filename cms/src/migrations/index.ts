@@ -2,6 +2,8 @@ import * as migration_20261121_123800_initial from './20261121_123800_initial'
 import * as migration_20261124_004554_payment_invalidation from './20261124_004554_payment_invalidation'
 import * as migration_20261124_010955_editors_lock_only_content from './20261124_010955_editors_lock_only_content'
 import * as migration_20261124_012625_orders_client_key from './20261124_012625_orders_client_key'
+import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_staff_no_lockout'
+import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions'
 
 export const migrations = [
   {
@@ -23,5 +25,15 @@ export const migrations = [
     up: migration_20261124_012625_orders_client_key.up,
     down: migration_20261124_012625_orders_client_key.down,
     name: '20261124_012625_orders_client_key',
+  },
+  {
+    up: migration_20261124_081052_staff_no_lockout.up,
+    down: migration_20261124_081052_staff_no_lockout.down,
+    name: '20261124_081052_staff_no_lockout',
+  },
+  {
+    up: migration_20261124_081757_owner_actions.up,
+    down: migration_20261124_081757_owner_actions.down,
+    name: '20261124_081757_owner_actions',
   },
 ]

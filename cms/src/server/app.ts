@@ -17,6 +17,7 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { serveUserFiles } from './userFiles'
+import { cmsContentSecurityPolicy } from './cmsCsp'
 import { closeFirstRegister, hideMigrations, limitCmsAuth } from './cmsDoors'
 import { guardCmsQueries } from './cmsQueryGuard'
 import type { Logger } from './logger'
@@ -27,6 +28,8 @@ export type CreateAppArgs = {
   logger: Logger
   /** Next's request handler for Payload's admin and REST under /cms. */
   nextHandler?: RequestHandler
+  /** Next runs in development mode (fast refresh needs eval and a websocket). */
+  dev?: boolean
   storefrontDir?: string
 }
 
@@ -34,7 +37,7 @@ export type CreateAppArgs = {
 export const defaultStorefrontDir = fromRoot('storefront/dist')
 
 // The storefront's pages work with this policy (no inline scripts); Payload's admin under
-// /cms is Next's, which needs inline scripts, so it keeps helmet's other headers only.
+// /cms is Next's, which writes inline scripts: it has its own policy with a nonce (cmsCsp.ts).
 const storefrontCsp = helmet.contentSecurityPolicy({
   useDefaults: false,
   directives: {
@@ -56,6 +59,7 @@ export function createApp({
   env,
   logger,
   nextHandler,
+  dev = false,
   storefrontDir = defaultStorefrontDir,
 }: CreateAppArgs): Express {
   const app = express()
@@ -118,6 +122,7 @@ export function createApp({
       maxUploadBytes: env.maxUploadMb * 1024 * 1024,
     }),
   )
+  app.use(cmsContentSecurityPolicy({ dev }))
   if (nextHandler) {
     app.all(
       ['/cms', '/cms/{*rest}', '/_next/{*rest}', '/__nextjs_original-stack-frames'],

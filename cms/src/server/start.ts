@@ -37,7 +37,13 @@ export async function startWebProcess({
   await nextApp.prepare()
   const handle = nextApp.getRequestHandler()
 
-  const app = createApp({ payload, env, logger, nextHandler: (req, res) => handle(req, res) })
+  const app = createApp({
+    payload,
+    env,
+    logger,
+    dev,
+    nextHandler: (req, res) => handle(req, res),
+  })
   const server = http.createServer(app)
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve, reject) => {

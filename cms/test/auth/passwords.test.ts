@@ -49,9 +49,11 @@ describe('the staff password policy', () => {
     const response = await fetch(`${shop.url}/cms/api/staff/${editorId}`, {
       method: 'PATCH',
       headers: { authorization: `JWT ${editorJwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ password: 'abc' }),
+      body: JSON.stringify({ password: 'abc', currentPassword: EDITOR.password }),
     })
     expect(response.status).toBe(400)
+    // The policy refuses it: the REST answer names the field (the reason is tested above).
+    expect(JSON.stringify(await response.json())).toMatch(/invalid: password"/)
     expect(await stillSignsIn(EDITOR)).toBe(true)
   })
 
@@ -86,6 +88,72 @@ describe('the staff password policy', () => {
     expect((await reset('Marble-harbour-lantern-5521')).status).toBe(200)
     expect(
       await stillSignsIn({ email: EDITOR.email, password: 'Marble-harbour-lantern-5521' }),
+    ).toBe(true)
+  })
+})
+
+/**
+ * Issue 14, finding 5: an editor could change its password through /cms/api without the
+ * current one, so a stolen session was enough to take the account over.
+ */
+describe("changing one's own password needs the current one", () => {
+  const OWN = { email: 'own-password@example.com', password: 'Quartz-ledger-editor-3307' }
+  const NEW_PASSWORD = 'Marble-harbour-compass-6618'
+  let ownId: number | string
+  let ownJwt: string
+
+  beforeAll(async () => {
+    ownId = (await createStaff({ payload: shop.payload, ...OWN, role: 'editor' })).id
+    ownJwt = (await shop.payload.login({ collection: slugs.staff, data: OWN })).token!
+  })
+
+  const patchOwn = (body: unknown, jwt = ownJwt, id = ownId) =>
+    fetch(`${shop.url}/cms/api/staff/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `JWT ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+
+  it.each([
+    ['without it', { password: NEW_PASSWORD }, /Enter your current password/],
+    [
+      'with a wrong one',
+      { password: NEW_PASSWORD, currentPassword: 'Not-mine-at-all-4410' },
+      /current password is incorrect/,
+    ],
+  ])('refuses the change %s, through /cms/api and the Local API', async (_case, body, message) => {
+    const response = await patchOwn(body)
+    expect(response.status).toBe(400)
+    expect(JSON.stringify(await response.json())).toMatch(/invalid: currentPassword/)
+    const self = await shop.payload.findByID({ collection: slugs.staff, id: ownId })
+    await expect(
+      shop.payload.update({
+        collection: slugs.staff,
+        id: ownId,
+        data: body,
+        user: { ...self, collection: slugs.staff },
+        overrideAccess: false,
+      }),
+    ).rejects.toMatchObject({
+      data: { errors: [{ path: 'currentPassword', message: expect.stringMatching(message) }] },
+    })
+    expect(await stillSignsIn(OWN)).toBe(true)
+  })
+
+  it('accepts it with the current password, and never keeps or returns that field', async () => {
+    const response = await patchOwn({ password: NEW_PASSWORD, currentPassword: OWN.password })
+    expect(response.status).toBe(200)
+    expect(JSON.stringify(await response.json())).not.toMatch(/currentPassword|Quartz-ledger/)
+    expect(await stillSignsIn({ email: OWN.email, password: NEW_PASSWORD })).toBe(true)
+    await expect(stillSignsIn(OWN)).rejects.toThrow()
+  })
+
+  it("lets an admin set another staff member's password", async () => {
+    const adminJwt = (await shop.payload.login({ collection: slugs.staff, data: ADMIN })).token!
+    const response = await patchOwn({ password: 'Marble-harbour-beacon-9920' }, adminJwt, editorId)
+    expect(response.status).toBe(200)
+    expect(
+      await stillSignsIn({ email: EDITOR.email, password: 'Marble-harbour-beacon-9920' }),
     ).toBe(true)
   })
 })

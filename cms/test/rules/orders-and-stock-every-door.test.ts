@@ -102,6 +102,10 @@ describe("an order's status, money and address, through every door", () => {
       { flags: { paidOver: true } },
       { stockReleasedAt: new Date().toISOString() },
       { paymentTxid: 'f'.repeat(64) },
+      // The owner's settling is an action of the admin area, recorded with who and why.
+      { settledAt: new Date().toISOString() },
+      { recheckRequestedAt: new Date().toISOString() },
+      { history: [{ at: new Date().toISOString(), by: 'forger', action: 'settle' }] },
     ]
     for (const data of attempts) {
       // Accepted as a save of the fields an admin may change (none here): nothing moves.
@@ -118,6 +122,9 @@ describe("an order's status, money and address, through every door", () => {
       'flags',
       'stockReleasedAt',
       'paymentTxid',
+      'settledAt',
+      'recheckRequestedAt',
+      'history',
     ] as const)
       expect(after[field], field).toEqual(before[field])
     expect((await product(printedId)).currentStock).toBe(49)

@@ -33,7 +33,7 @@ const changePasswordSchema = z.object({
 })
 
 /**
- * Failed sign-ins per client address, on top of Payload's per-account lockout (5 attempts).
+ * Failed sign-ins per client address, on top of the per-account throttle (Staff hooks).
  * Successful sign-ins do not count, so an owner who types well is never slowed down.
  */
 export const LOGIN_RATE_LIMIT = { windowMs: 15 * 60 * 1000, limit: 20 }

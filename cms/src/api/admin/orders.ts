@@ -1,3 +1,4 @@
+import { OWNER_ORDER_ACTION_NAMES } from '@shop/domain'
 import type { Router } from 'express'
 import type { Payload } from 'payload'
 
@@ -8,7 +9,9 @@ import { getAdminOrder } from '../../operations/admin/getAdminOrder'
 import { getAdminStats } from '../../operations/admin/getAdminStats'
 import { listAdminOrders } from '../../operations/admin/listAdminOrders'
 import { markOrderShipped } from '../../operations/admin/markOrderShipped'
+import { requestOrderRecheck, takeOrderAction } from '../../operations/admin/takeOrderAction'
 import type { Logger } from '../../server/logger'
+import { adminUser } from './session'
 
 export function orderRoutes(
   router: Router,
@@ -41,6 +44,40 @@ export function orderRoutes(
       return
     }
     logger.info({ orderId: result.order.id }, 'order marked as shipped')
+    res.json(result.order)
+  })
+
+  // The owner's settling actions (issue 15): each recorded in the order's history.
+  for (const action of OWNER_ORDER_ACTION_NAMES) {
+    router.post(`/orders/:id/${action}`, async (req, res) => {
+      const body = (req.body ?? {}) as { note?: unknown; txid?: unknown }
+      const result = await takeOrderAction({
+        payload,
+        id: req.params.id,
+        action,
+        note: typeof body.note === 'string' ? body.note : '',
+        txid: typeof body.txid === 'string' ? body.txid : undefined,
+        by: adminUser(req).email,
+      })
+      if (!result.ok) {
+        res.status(result.status).json({ error: result.error })
+        return
+      }
+      logger.info({ orderId: result.order.id, action, status: result.order.status }, 'order action')
+      res.json(result.order)
+    })
+  }
+
+  router.post('/orders/:id/recheck', async (req, res) => {
+    const result = await requestOrderRecheck({
+      payload,
+      id: req.params.id,
+      by: adminUser(req).email,
+    })
+    if (!result.ok) {
+      res.status(result.status).json({ error: result.error })
+      return
+    }
     res.json(result.order)
   })
 

@@ -1,6 +1,11 @@
 import type { CollectionConfig, Field } from 'payload'
 
-import { INITIAL_ORDER_STATUS, ORDER_STATUSES, PRODUCT_TYPES } from '@shop/domain'
+import {
+  INITIAL_ORDER_STATUS,
+  ORDER_HISTORY_ACTIONS,
+  ORDER_STATUSES,
+  PRODUCT_TYPES,
+} from '@shop/domain'
 
 import { isAdmin } from '../../access/isAdmin'
 import { nobody, nobodyField } from '../../access/nobody'
@@ -8,6 +13,7 @@ import { slugs } from '../slugs'
 import { applyStatusChange } from './hooks/applyStatusChange'
 import { assignOrderId } from './hooks/assignOrderId'
 import { enforceStatusTransition } from './hooks/enforceStatusTransition'
+import { recordHistory } from './hooks/recordHistory'
 
 /**
  * What the payment engine and the owner's explicit actions change, never a raw field write:
@@ -36,6 +42,9 @@ const ENGINE_FIELDS = new Set([
   'stockReleasedAt',
   'fulfillmentError',
   'shippedAt',
+  'settledAt',
+  'recheckRequestedAt',
+  'history',
 ])
 
 function engineOnly(fields: Field[]): Field[] {
@@ -72,7 +81,7 @@ export const Orders: CollectionConfig = {
   access: { read: isAdmin, create: nobody, update: isAdmin, delete: nobody },
   hooks: {
     beforeValidate: [assignOrderId],
-    beforeChange: [enforceStatusTransition],
+    beforeChange: [enforceStatusTransition, recordHistory],
     afterChange: [applyStatusChange],
   },
   fields: engineOnly([
@@ -140,6 +149,47 @@ export const Orders: CollectionConfig = {
           defaultValue: false,
           admin: { description: 'A payment was double-spent or dropped after it was seen.' },
         },
+      ],
+    },
+    {
+      name: 'settledAt',
+      type: 'date',
+      admin: {
+        description:
+          "When the owner last settled this order's exceptions; cleared when new money or an invalid payment arrives.",
+      },
+    },
+    {
+      name: 'recheckRequestedAt',
+      type: 'date',
+      index: true,
+      admin: { description: 'The owner asked the payment worker to look at the chain now.' },
+    },
+    {
+      // Who changed what, when and why: every status change and every owner action.
+      name: 'history',
+      type: 'array',
+      fields: [
+        { name: 'at', type: 'date', required: true },
+        { name: 'by', type: 'text', required: true },
+        {
+          name: 'action',
+          type: 'select',
+          required: true,
+          options: ORDER_HISTORY_ACTIONS.map((value) => ({ label: value, value })),
+        },
+        {
+          name: 'fromStatus',
+          type: 'select',
+          options: ORDER_STATUSES.map((value) => ({ label: value, value })),
+        },
+        {
+          name: 'toStatus',
+          type: 'select',
+          options: ORDER_STATUSES.map((value) => ({ label: value, value })),
+        },
+        { name: 'note', type: 'textarea' },
+        { name: 'txid', type: 'text' },
       ],
     },
     { name: 'payments', type: 'join', collection: slugs.payments, on: 'order' },

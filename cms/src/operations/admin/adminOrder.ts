@@ -1,6 +1,7 @@
-import type { AdminOrder, AdminPayment } from '@shop/domain'
+import type { AdminOrder, AdminOrderEvent, AdminPayment } from '@shop/domain'
 
 import type { Order, Payment } from '../../payload-types'
+import { needsSettling } from './needsSettling'
 
 export function toAdminOrder(order: Order): AdminOrder {
   const product = order.product
@@ -40,7 +41,22 @@ export function toAdminOrder(order: Order): AdminOrder {
       paidOver: Boolean(order.flags?.paidOver),
       paidInvalid: Boolean(order.flags?.paidInvalid),
     },
+    needsSettling: needsSettling(order),
+    settledAt: order.settledAt ?? null,
+    recheckRequestedAt: order.recheckRequestedAt ?? null,
   }
+}
+
+export function toAdminOrderHistory(order: Order): AdminOrderEvent[] {
+  return (order.history ?? []).map((entry) => ({
+    at: entry.at,
+    by: entry.by,
+    action: entry.action,
+    fromStatus: entry.fromStatus ?? null,
+    toStatus: entry.toStatus ?? null,
+    note: entry.note ?? null,
+    txid: entry.txid ?? null,
+  }))
 }
 
 export function toAdminPayment(payment: Payment): AdminPayment {
@@ -56,4 +72,4 @@ export function toAdminPayment(payment: Payment): AdminPayment {
   }
 }
 
-export type { AdminOrder, AdminOrderDetail, AdminPayment } from '@shop/domain'
+export type { AdminOrder, AdminOrderDetail, AdminOrderEvent, AdminPayment } from '@shop/domain'

@@ -1,17 +1,18 @@
 import type { Payload } from 'payload'
-import { AuthenticationError, LockedAuth } from 'payload'
+import { APIError, AuthenticationError } from 'payload'
 
+import { CURRENT_PASSWORD_CHECKED } from '../../collections/Staff/hooks/accountChanges'
 import { passwordProblem } from '../../collections/Staff/hooks/passwordPolicy'
 import { slugs } from '../../collections/slugs'
 import type { FieldError } from './fieldErrors'
 import type { StaffUser } from './staffSession'
 
 export type ChangePasswordResult =
-  { ok: true } | { ok: false; status: 400 | 423; errors: FieldError[] }
+  { ok: true } | { ok: false; status: 400 | 429; errors: FieldError[] }
 
 /**
  * Changes the signed-in admin's password after checking the current one with Payload's login
- * (so guessing it here counts towards the lockout too). Every other session of this account
+ * (so guessing it here is throttled like any sign-in). Every other session of this account
  * ends: whoever knew the old password is signed out.
  */
 export async function changeAdminPassword({
@@ -31,17 +32,8 @@ export async function changeAdminPassword({
       data: { email: user.email, password: currentPassword },
     })
   } catch (error) {
-    if (error instanceof LockedAuth) {
-      return {
-        ok: false,
-        status: 423,
-        errors: [
-          {
-            path: 'currentPassword',
-            msg: 'Too many failed attempts: this account is locked for 15 minutes.',
-          },
-        ],
-      }
+    if (error instanceof APIError && error.status === 429) {
+      return { ok: false, status: 429, errors: [{ path: 'currentPassword', msg: error.message }] }
     }
     if (error instanceof AuthenticationError) {
       return {
@@ -69,6 +61,7 @@ export async function changeAdminPassword({
     id: user.id,
     data: { password: newPassword },
     user: { ...user, collection: slugs.staff },
+    context: { [CURRENT_PASSWORD_CHECKED]: true },
   })
   return { ok: true }
 }

@@ -4,7 +4,7 @@ import { NotFound } from 'payload'
 import { slugs } from '../../collections/slugs'
 import type { Order } from '../../payload-types'
 import type { AdminOrderDetail } from './adminOrder'
-import { toAdminOrder, toAdminPayment } from './adminOrder'
+import { toAdminOrder, toAdminOrderHistory, toAdminPayment } from './adminOrder'
 
 /** Order ids are random UUIDs: anything else is not an order (checked before querying). */
 export function isOrderId(id: string): boolean {
@@ -27,7 +27,7 @@ export async function findOrderDoc({
   }
 }
 
-/** One order with every payment recorded for it, oldest first. */
+/** One order with every payment recorded for it, oldest first, and its history. */
 export async function getAdminOrder({
   payload,
   id,
@@ -55,5 +55,9 @@ export async function withPayments({
     pagination: false,
     depth: 0,
   })
-  return { ...toAdminOrder(order), payments: payments.docs.map(toAdminPayment) }
+  return {
+    ...toAdminOrder(order),
+    payments: payments.docs.map(toAdminPayment),
+    history: toAdminOrderHistory(order),
+  }
 }

@@ -2,6 +2,7 @@ import type { AdminStats } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
+import { NEEDS_SETTLING_WHERE } from './needsSettling'
 import { ADDRESS_INDEX_COUNTER } from '../../db/atomic'
 import { addressGaps } from './addressGaps'
 
@@ -63,17 +64,7 @@ export async function getAdminStats({
         ],
       },
     }),
-    payload.count({
-      collection: slugs.orders,
-      where: {
-        or: [
-          { 'flags.paidLate': { equals: true } },
-          { 'flags.paidPartial': { equals: true } },
-          { 'flags.paidOver': { equals: true } },
-          { 'flags.paidInvalid': { equals: true } },
-        ],
-      },
-    }),
+    payload.count({ collection: slugs.orders, where: NEEDS_SETTLING_WHERE }),
   ])
   return {
     highestAddressIndexUsed: highest,

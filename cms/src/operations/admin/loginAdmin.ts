@@ -1,5 +1,5 @@
 import type { Payload } from 'payload'
-import { AuthenticationError, LockedAuth } from 'payload'
+import { APIError, AuthenticationError } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { AdminIdentity, StaffUser } from './staffSession'
@@ -7,18 +7,17 @@ import { isShopAdmin, revokeStaffSession, sessionIdOfToken, toAdminIdentity } fr
 
 export type LoginAdminResult =
   | { ok: true; token: string; admin: AdminIdentity }
-  | { ok: false; status: 401 | 403 | 423; message: string }
+  | { ok: false; status: 401 | 403 | 429; message: string }
 
 export const LOGIN_MESSAGES = {
   success: 'Login successful!',
   invalid: 'Invalid email or password.',
-  locked: 'Too many failed sign-in attempts: this account is locked for 15 minutes.',
   notAdmin: 'This account cannot use the admin area.',
 } as const
 
 /**
- * Signs a staff member in with Payload's login (which counts failures and locks the account
- * after maxLoginAttempts). Only admins get a session: an editor's is revoked at once.
+ * Signs a staff member in with Payload's login (throttled per account by the Staff
+ * collection). Only admins get a session: an editor's is revoked at once.
  */
 export async function loginAdmin({
   payload,
@@ -33,8 +32,10 @@ export async function loginAdmin({
   try {
     result = await payload.login({ collection: slugs.staff, data: { email, password } })
   } catch (error) {
-    if (error instanceof LockedAuth)
-      return { ok: false, status: 423, message: LOGIN_MESSAGES.locked }
+    // The account's attempts are spaced out (Staff hooks/signInThrottle.ts); past the longest
+    // wait the throttle answers 429 with the time to come back.
+    if (error instanceof APIError && error.status === 429)
+      return { ok: false, status: 429, message: error.message }
     if (error instanceof AuthenticationError)
       return { ok: false, status: 401, message: LOGIN_MESSAGES.invalid }
     throw error

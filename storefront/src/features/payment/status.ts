@@ -10,6 +10,7 @@ const KEEPS_STATUS_AT_ZERO: readonly OrderStatus[] = [
   'PAID',
   'PROCESSING_DELIVERY',
   'EXPIRED',
+  'CANCELLED',
   'UNDERPAID',
   'PAYMENT_DETECTED',
 ]

@@ -1,7 +1,8 @@
+import { APIError } from 'payload'
 import type { CollectionAfterChangeHook } from 'payload'
 
 import { env } from '../../../config/runtime'
-import { releaseReservedStock } from '../../../db/atomic'
+import { releaseReservedStock, reserveStockForOrder } from '../../../db/atomic'
 import { queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
 import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
 import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
@@ -10,9 +11,13 @@ import type { Order } from '../../../payload-types'
 /** Set in a request's context by the worker's fault tests: runs just before delivery. */
 export type StatusChangeContext = { beforeFulfil?: () => void }
 
+export const NO_COPY_LEFT =
+  'No copy of this product is left for sale: add stock first, or cancel the order and refund the buyer.'
+
 /**
  * The one seam for what an order's status change causes, whichever door changed it: the copy
- * goes back to the shelf when it expires; a PAID order is delivered (a download token, or
+ * goes back to the shelf when it expires or is cancelled; an order that holds no copy (the owner
+ * marking an expired one paid) takes one again, or the change is refused; a PAID order is delivered (a download token, or
  * PROCESSING_DELIVERY for a printed book); the buyer's paid and shipped e-mails are queued.
  * Everything runs with the change's own `req`, so it commits or rolls back with the status.
  */
@@ -27,12 +32,19 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
   const { payload } = req
   const productId = typeof doc.product === 'object' ? doc.product.id : doc.product
   switch (doc.status) {
-    case 'EXPIRED': {
+    case 'EXPIRED':
+    case 'CANCELLED': {
       const released = await releaseReservedStock({ payload, req, orderId: doc.id, productId })
       if (released) payload.logger.info({ orderId: doc.id, productId }, 'reserved copy released')
       return doc
     }
     case 'PAID':
+      if (previousDoc.stockReleasedAt) {
+        // Rolls the whole change back (one transaction) when no copy is left.
+        if (!(await reserveStockForOrder({ payload, req, orderId: doc.id, productId })))
+          throw new APIError(NO_COPY_LEFT, 409, undefined, true)
+        payload.logger.info({ orderId: doc.id, productId }, 'copy taken again for a paid order')
+      }
       ;(context as StatusChangeContext).beforeFulfil?.()
       return fulfilOrder({
         payload,

@@ -1,4 +1,4 @@
-import type { AdminOrder, AdminOrderDetail } from '@shop/domain'
+import type { AdminOrder, AdminOrderDetail, OwnerOrderAction } from '@shop/domain'
 
 import { adminRequest, isNoResponse } from './admin-client'
 import { NO_RESPONSE } from './products'
@@ -40,6 +40,28 @@ export const markShipped = (id: string, trackingNumber: string) =>
     { trackingNumber },
   )
 
+/** Records one of the owner's settling actions (mark-paid, cancel, refund, settle). */
+export const takeOrderAction = (
+  id: string,
+  action: OwnerOrderAction,
+  body: { note: string; txid?: string },
+) =>
+  adminRequest<AdminOrderDetail>(
+    'POST',
+    `/orders/${encodeURIComponent(id)}/${action}`,
+    'Failed to update the order.',
+    body,
+  )
+
+/** Asks the payment worker to look at the order's address now. */
+export const requestRecheck = (id: string) =>
+  adminRequest<AdminOrderDetail>(
+    'POST',
+    `/orders/${encodeURIComponent(id)}/recheck`,
+    'Failed to ask for a check.',
+    {},
+  )
+
 /** 'PROCESSING_DELIVERY' -> 'processing delivery' (spec section 4). */
 export const statusLabel = (status: string) => status.toLowerCase().replace(/_/g, ' ')
 
@@ -48,11 +70,11 @@ export type StatusTone = 'error' | 'shipped' | 'success' | 'warning' | 'neutral'
 /** Error red, shipped blue, underpaid/detected orange, paid/processing green, others grey. */
 export function statusTone(status: string): StatusTone {
   const s = status.toLowerCase()
-  if (s.includes('error')) return 'error'
+  if (s.includes('error') || s.includes('cancelled')) return 'error'
   if (s.includes('shipped')) return 'shipped'
   if (s.includes('underpaid') || s.includes('detected')) return 'warning'
   if (s.includes('paid') || s.includes('processing')) return 'success'
   return 'neutral'
 }
 
-export type { AdminOrder, AdminOrderDetail, AdminPayment } from '@shop/domain'
+export type { AdminOrder, AdminOrderDetail, AdminOrderEvent, AdminPayment } from '@shop/domain'

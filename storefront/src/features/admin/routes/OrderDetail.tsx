@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/api-client'
 
 import type { AdminOrderDetail } from '../api/orders'
 import { getOrder, markShipped } from '../api/orders'
+import { OrderHistory, OrderSettling } from '../components/OrderSettling'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import {
   bsv,
@@ -103,13 +104,26 @@ export function OrderDetailRoute() {
       </header>
 
       {flags.length > 0 ? (
-        <div className="admin-alert admin-alert--warning" role="status">
-          <strong>Needs settling:</strong>
+        <div
+          className={`admin-alert ${order.needsSettling ? 'admin-alert--warning' : 'admin-alert--info'}`}
+          role="status"
+        >
+          <strong>
+            {order.needsSettling
+              ? 'Needs settling:'
+              : `Settled ${order.settledAt ? dateTime(order.settledAt) : ''}:`}
+          </strong>
           <ul>
             {flags.map((flag) => (
               <li key={flag}>{flag}</li>
             ))}
           </ul>
+          {order.needsSettling ? (
+            <p>
+              The payments below show each amount and transaction; settle the order with one of the
+              actions under “Settle this order”.
+            </p>
+          ) : null}
         </div>
       ) : null}
 
@@ -168,6 +182,11 @@ export function OrderDetailRoute() {
           ) : null}
         </div>
       </div>
+
+      <OrderSettling
+        order={order}
+        onChanged={(updated) => void mutate(updated, { revalidate: false })}
+      />
 
       <div className="card admin-panel">
         <h2>Payments received</h2>
@@ -231,6 +250,7 @@ export function OrderDetailRoute() {
           </div>
         )}
       </div>
+      <OrderHistory history={order.history ?? []} />
     </section>
   )
 }

@@ -34,6 +34,7 @@ const TITLES: Record<OrderStatus, string> = {
   SHIPPED: 'Payment Confirmed!',
   EXPIRED: 'Invoice Expired',
   ERROR_FULFILLMENT: 'Order Error - Please contact support.',
+  CANCELLED: 'Order Cancelled',
 }
 
 /** The pay screen for loaded order info: status, QR, copy fields, countdown and polling (spec section 4). */
@@ -175,6 +176,19 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
             <p>
               This invoice has expired and can no longer be paid. If you already sent funds, please
               contact support with your order number.
+            </p>
+            <Link to={paths.store} className="button button--primary">
+              Back to the Store
+            </Link>
+          </div>
+        ) : null}
+
+        {status === 'CANCELLED' ? (
+          <div className="pay-progress">
+            <p>
+              This order was cancelled by the shop and can no longer be paid. If you sent funds, we
+              have been in touch or will be about a refund; please contact support with your order
+              number if you have questions.
             </p>
             <Link to={paths.store} className="button button--primary">
               Back to the Store

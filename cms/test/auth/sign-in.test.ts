@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import { SESSION_MAX_AGE_HOURS } from '../../src/collections/Staff/hooks/accountChanges'
+import { CMS_AUTH_RATE_LIMIT } from '../../src/server/cmsDoors'
+import { adminClient, createStaff } from '../admin/client'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 14, finding 5 (sign-in): five wrong passwords from anyone locked the real owner out for
+ * 15 minutes; the answers told known from unknown accounts, and so did the time they took;
+ * refreshing a session extended it forever; Payload's own sign-in had no limit per client.
+ */
+
+let shop: TestShop
+
+beforeAll(async () => {
+  shop = await startTestShop({ withCms: true, seed: false })
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+const cmsSignIn = async (body: unknown) => {
+  const started = performance.now()
+  const response = await fetch(`${shop.url}/cms/api/staff/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  const json = (await response.json()) as Record<string, unknown>
+  return { status: response.status, json, ms: performance.now() - started }
+}
+
+const adminSignIn = async (body: unknown) => {
+  const started = performance.now()
+  const response = await adminClient(shop.url).request('POST', '/login', { json: body })
+  const json = (await response.json()) as Record<string, unknown>
+  return { status: response.status, json, ms: performance.now() - started }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+let accounts = 0
+async function newAccount(role: 'admin' | 'editor' = 'admin') {
+  accounts += 1
+  const account = { email: `account-${accounts}@example.com`, password: 'Quartz-ledger-owner-7193' }
+  await createStaff({ payload: shop.payload, ...account, role })
+  return account
+}
+
+describe('no lockout: the owner still signs in after guesses', () => {
+  it.each([
+    ['/api/admin/login', adminSignIn],
+    ['/cms/api/staff/login', cmsSignIn],
+  ])('through %s, the right password works after five wrong ones', async (_door, signIn) => {
+    const owner = await newAccount()
+    const statuses: number[] = []
+    for (let i = 1; i <= 5; i++)
+      statuses.push((await signIn({ email: owner.email, password: `wrong-guess-${i}` })).status)
+    expect(statuses).toEqual([401, 401, 401, 401, 401])
+    const right = await signIn(owner)
+    expect(right.status).toBe(200)
+  })
+
+  it('spaces out guesses at one account, however many arrive at once', async () => {
+    const owner = await newAccount()
+    const started = performance.now()
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        cmsSignIn({ email: owner.email, password: `concurrent-guess-${i}` }),
+      ),
+    )
+    const elapsed = performance.now() - started
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401])
+    // Three free failures, then 1 s and 2 s between attempts: the fifth waits 3 s.
+    expect(elapsed).toBeGreaterThanOrEqual(3000)
+    // The Local API counts in the same throttle: the account's next turn is 4 s away.
+    const localStarted = performance.now()
+    await expect(
+      shop.payload.login({ collection: slugs.staff, data: owner }),
+    ).resolves.toMatchObject({ token: expect.any(String) })
+    expect(performance.now() - localStarted).toBeGreaterThanOrEqual(3000)
+  })
+})
+
+describe('known and unknown accounts look alike', () => {
+  it.each([
+    ['/api/admin/login', adminSignIn],
+    ['/cms/api/staff/login', cmsSignIn],
+  ])('through %s: the same answer and a similar time', async (_door, signIn) => {
+    const known: Awaited<ReturnType<typeof signIn>>[] = []
+    const unknown: Awaited<ReturnType<typeof signIn>>[] = []
+    // A fresh account per try: the throttle's spacing must not enter the timing.
+    for (let i = 0; i < 3; i++) {
+      const account = await newAccount()
+      known.push(await signIn({ email: account.email, password: 'Not-the-right-one-4471' }))
+      unknown.push(
+        await signIn({
+          email: `nobody-${i}-${accounts}@example.com`,
+          password: 'Not-the-right-one-4471',
+        }),
+      )
+    }
+    expect(new Set([...known, ...unknown].map((a) => a.status))).toEqual(new Set([401]))
+    expect(new Set([...known, ...unknown].map((a) => JSON.stringify(a.json))).size).toBe(1)
+    const ratio = median(unknown.map((a) => a.ms)) / median(known.map((a) => a.ms))
+    // Before: an unknown account answered in a few milliseconds, a known one after hashing.
+    expect(ratio).toBeGreaterThan(0.6)
+    expect(ratio).toBeLessThan(1.6)
+  })
+})
+
+describe('sessions have an absolute maximum age', () => {
+  const refresh = (token: string) =>
+    fetch(`${shop.url}/cms/api/staff/refresh-token`, {
+      method: 'POST',
+      headers: { authorization: `JWT ${token}` },
+    })
+
+  it('refuses to refresh a session past its maximum age from sign-in', async () => {
+    const account = await newAccount('editor')
+    const { token, user } = await shop.payload.login({ collection: slugs.staff, data: account })
+    expect((await refresh(token!)).status).toBe(200)
+
+    // The same session, signed in almost a day ago and refreshed ever since.
+    const stored = (await shop.payload.db.findOne({
+      collection: slugs.staff,
+      where: { id: { equals: user.id } },
+    })) as { sessions: { createdAt: string | Date }[] }
+    const signedInAt = new Date(Date.now() - (SESSION_MAX_AGE_HOURS - 1) * 3600 * 1000)
+    await shop.payload.db.updateOne({
+      collection: slugs.staff,
+      id: user.id,
+      data: {
+        ...stored,
+        sessions: stored.sessions.map((s) => ({ ...s, createdAt: signedInAt })),
+      },
+      returning: false,
+    })
+    const refused = await refresh(token!)
+    expect(refused.status).toBe(401)
+    expect(JSON.stringify(await refused.json())).toMatch(/maximum age/)
+  })
+})
+
+describe('sign-in through /cms/api, per client', () => {
+  const attempt = (path: string, body: unknown) =>
+    fetch(`${shop.url}/cms/api/staff/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (response) => {
+      await response.arrayBuffer()
+      return response.status
+    })
+
+  // Last in this file: it uses up this client's allowance.
+  it('stops a client after its allowance of failed attempts', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < CMS_AUTH_RATE_LIMIT.limit + 5; i += 1) {
+      const status = await attempt('login', {
+        email: `guess${i}@example.com`,
+        password: 'not-the-password',
+      })
+      statuses.push(status)
+      if (status === 429) break
+    }
+    // Failures earlier in this file count too; the allowance is never passed.
+    expect(statuses.at(-1)).toBe(429)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(CMS_AUTH_RATE_LIMIT.limit)
+    expect(await attempt('reset-password', { token: 'x', password: 'y' })).toBe(429)
+  })
+})
