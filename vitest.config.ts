@@ -7,6 +7,9 @@ const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url)
 /** One Vitest run, six projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
   test: {
+    // Vitest's default on these 2-core machines is one file at a time; most files wait on
+    // servers, chains and browsers more than they compute, so two run side by side.
+    maxWorkers: 2,
     projects: [
       {
         test: { name: 'domain', include: ['domain/src/**/*.test.ts'], environment: 'node' },
@@ -59,6 +62,8 @@ export default defineConfig({
           include: ['hardening/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // Load and fault injection measure the machine: one hardening file at a time.
+          maxWorkers: 1,
           testTimeout: 900_000,
           hookTimeout: 180_000,
         },

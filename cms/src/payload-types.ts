@@ -408,7 +408,7 @@ export interface Counter {
 export interface EmailOutbox {
   id: number;
   key: string;
-  kind: 'order-created' | 'order-paid' | 'order-shipped';
+  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle';
   order: string | Order;
   to: string;
   status: 'pending' | 'sent';

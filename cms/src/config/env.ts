@@ -78,6 +78,7 @@ const schema = z.object({
   SMTP_USER: optionalText,
   SMTP_PASS: optionalText,
   SMTP_FROM: z.string().default('Book Shop <shop@localhost>'),
+  OWNER_EMAIL: z.string().trim().email('OWNER_EMAIL must be an e-mail address.').optional(),
 
   DEMO_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
   DEMO_ADMIN_PASSWORD: optionalText,
@@ -152,6 +153,8 @@ export type Env = {
   maxUploadMb: number
   /** The largest body /cms/api reads without a staff session (sign-in, password reset). */
   cmsAnonymousBodyKb: number
+  /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
+  ownerEmail: string | undefined
   smtp: {
     host: string | undefined
     port: number
@@ -286,6 +289,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       pass: e.SMTP_PASS,
       from: e.SMTP_FROM,
     },
+    ownerEmail: e.OWNER_EMAIL,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,
   }

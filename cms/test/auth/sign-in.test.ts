@@ -108,8 +108,35 @@ describe('known and unknown accounts look alike', () => {
     expect(new Set([...known, ...unknown].map((a) => JSON.stringify(a.json))).size).toBe(1)
     const ratio = median(unknown.map((a) => a.ms)) / median(known.map((a) => a.ms))
     // Before: an unknown account answered in a few milliseconds, a known one after hashing.
-    expect(ratio).toBeGreaterThan(0.6)
-    expect(ratio).toBeLessThan(1.6)
+    // (Bounds wide enough for a shared, busy machine; the gap they close was 50 to 100 times.)
+    expect(ratio).toBeGreaterThan(0.4)
+    expect(ratio).toBeLessThan(2.5)
+  })
+})
+
+describe('password reset requests', () => {
+  const forgot = async (email: string) => {
+    const response = await fetch(`${shop.url}/cms/api/staff/forgot-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
+    return { status: response.status, body: await response.text() }
+  }
+
+  it('answer alike for known and unknown addresses, and are spaced out per address', async () => {
+    const account = await newAccount('editor')
+    const known = await forgot(account.email)
+    const unknown = await forgot(`nobody-reset-${accounts}@example.com`)
+    expect(known).toEqual(unknown)
+    expect(known.status).toBe(200)
+
+    // One address flooded with requests: they wait their turn (the e-mails cannot pile up).
+    const started = performance.now()
+    const answers = await Promise.all(Array.from({ length: 4 }, () => forgot(account.email)))
+    expect(answers.every((a) => a.status === 200)).toBe(true)
+    // Five in all: three free, then 1 s and 2 s between them.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3000)
   })
 })
 

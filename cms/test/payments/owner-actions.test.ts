@@ -26,13 +26,29 @@ import {
 
 const OWNER = { email: 'settling-owner@example.com', password: 'Quartz-ledger-owner-7193' }
 const NOTE = 'The buyer wrote to us: the payment left their wallet late.'
+const ALERTS_TO = 'alerts@example.com'
+
+/** The owner's alerts about one order, once the worker has sent `count` of them. */
+const alertsAbout = (orderId: string, count = 1) =>
+  waitFor(async () => {
+    const found = await h.shop.payload.find({
+      collection: slugs.emailOutbox,
+      where: { and: [{ order: { equals: orderId } }, { to: { equals: ALERTS_TO } }] },
+      depth: 0,
+      pagination: false,
+    })
+    const docs = found.docs as { key: string; status: string }[]
+    return docs.length >= count && docs.every((d) => d.status === 'sent') ? docs : null
+  })
 
 let h: PaymentsHarness
 let admin: AdminClient
 let printedId: number
 
 beforeAll(async () => {
-  h = await startPaymentsHarness({ env: { CONFIRMATIONS_REQUIRED: '1' } })
+  h = await startPaymentsHarness({
+    env: { CONFIRMATIONS_REQUIRED: '1', OWNER_EMAIL: ALERTS_TO },
+  })
   printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
   await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
   admin = await signedIn(h.shop.url, OWNER.email, OWNER.password)
@@ -96,6 +112,10 @@ describe('mark as paid', () => {
     // Finding 3: a full payment that only came late is "paid late", not partial.
     expect(before.flags).toMatchObject({ paidLate: true, paidPartial: false })
     expect(before.needsSettling).toBe(true)
+    // Finding 8: the owner hears of it (OWNER_EMAIL), once per kind of exception.
+    expect((await alertsAbout(orderId)).map((m) => m.key)).toEqual([
+      `owner-settle:${orderId}:paidLate`,
+    ])
     const open = await exceptions()
     const shelf = await stock()
 
@@ -202,6 +222,10 @@ describe('settle', () => {
     await mine()
     await waitFor(async () => (await getOrder(h.shop.payload, orderId)).flags?.paidOver)
     expect((await detail(orderId)).needsSettling).toBe(true)
+    expect((await alertsAbout(orderId, 2)).map((m) => m.key).sort()).toEqual([
+      `owner-paid:${orderId}`,
+      `owner-settle:${orderId}:paidOver`,
+    ])
 
     expect((await act(orderId, 'settle', { note: 'Kept as a tip, with thanks.' })).status).toBe(200)
     expect((await detail(orderId)).needsSettling).toBe(false)

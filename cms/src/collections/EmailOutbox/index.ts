@@ -3,11 +3,18 @@ import type { CollectionConfig } from 'payload'
 import { isAdmin } from '../../access/isAdmin'
 import { slugs } from '../slugs'
 
-export const EMAIL_KINDS = ['order-created', 'order-paid', 'order-shipped'] as const
+export const EMAIL_KINDS = [
+  'order-created',
+  'order-paid',
+  'order-shipped',
+  // To the owner (OWNER_EMAIL): an order paid, and a payment to settle by hand.
+  'owner-paid',
+  'owner-settle',
+] as const
 export type EmailKind = (typeof EMAIL_KINDS)[number]
 
 /**
- * The outbox of the buyer e-mails. Checkout and the worker only insert a row (one per order and
+ * The outbox of the buyer e-mails and the owner's alerts. Checkout and the worker only insert a row (one per order and
  * kind: the unique key makes queueing idempotent); the payment worker sends them with retries, so
  * a broken SMTP server delays mail and never blocks or loses an order. The message is rendered
  * when it is sent, so download links are never stored in clear.

@@ -67,10 +67,12 @@ export const Staff: CollectionConfig = {
       type: 'text',
       virtual: true,
       label: 'Current password',
-      access: { read: () => false },
-      hooks: { beforeChange: [() => undefined] },
+      // Readable (a field nobody may read is not drawn), but never returned: afterRead empties it.
+      hooks: { beforeChange: [() => undefined], afterRead: [() => undefined] },
       admin: {
-        components: { Field: '@payloadcms/ui#PasswordField' },
+        components: {
+          Field: '/collections/Staff/components/CurrentPasswordField#CurrentPasswordField',
+        },
         condition: (data, _siblingData, { user }) =>
           Boolean(user && data?.id !== undefined && String(user.id) === String(data.id)),
         description: 'Needed only to change your own password.',

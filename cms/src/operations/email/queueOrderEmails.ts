@@ -17,6 +17,7 @@ export async function queueOrderEmail({
   newOrder = false,
   req,
   createdPerAddressPerHour,
+  keySuffix,
 }: {
   payload: Payload
   orderId: string
@@ -29,8 +30,10 @@ export async function queueOrderEmail({
   to?: string
   /** The order was created in this request: it cannot have a message queued yet. */
   newOrder?: boolean
+  /** Several messages of one kind for one order (one alert per exception): what tells them apart. */
+  keySuffix?: string
 }): Promise<boolean> {
-  const key = `${kind}:${orderId}`
+  const key = `${kind}:${orderId}${keySuffix ? `:${keySuffix}` : ''}`
   try {
     if (!newOrder) {
       const existing = await payload.count({

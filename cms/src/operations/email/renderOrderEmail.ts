@@ -18,7 +18,7 @@ function toHtml(lines: string[]): string {
   return `<!doctype html><html><body style="font-family:sans-serif">${linked.map((l) => `<p>${l}</p>`).join('')}</body></html>`
 }
 
-/** The three buyer e-mails. Links are absolute (PUBLIC_URL). */
+/** The three buyer e-mails and the owner's two alerts. Links are absolute (PUBLIC_URL). */
 export function renderOrderEmail({
   kind,
   order,
@@ -31,6 +31,7 @@ export function renderOrderEmail({
   downloadUrl: string | null
 }): RenderedEmail {
   const payUrl = `${publicUrl}/pay/${order.id}`
+  const adminUrl = `${publicUrl}/admin/orders/${order.id}`
   let subject: string
   let lines: string[]
   if (kind === 'order-created') {
@@ -55,6 +56,29 @@ export function renderOrderEmail({
         'We are preparing your book for shipping; you will get another e-mail with the tracking number.',
       )
     lines.push(`Your order: ${payUrl}`, `Order id: ${order.id}`)
+  } else if (kind === 'owner-paid') {
+    subject = `Order paid: ${order.productName} (${order.id.slice(0, 8)})`
+    lines = [
+      `${order.userEmail} paid ${formatBSV(order.amountSatoshiReceived ?? 0)} BSV for ${order.productName}.`,
+      isPhysical(order.productType)
+        ? `It waits to be shipped to ${[order.shippingName, order.shippingCity, order.shippingCountry].filter(Boolean).join(', ')}.`
+        : 'The download link has been sent to the buyer.',
+      `The order: ${adminUrl}`,
+    ]
+  } else if (kind === 'owner-settle') {
+    const flags = order.flags ?? {}
+    const reasons = [
+      flags.paidLate && 'a payment arrived after the order expired',
+      flags.paidPartial && 'less than the amount due arrived',
+      flags.paidOver && 'more than the amount due arrived',
+      flags.paidInvalid && 'a payment was double-spent or dropped after it was seen',
+    ].filter((reason): reason is string => Boolean(reason))
+    subject = `Needs settling: order ${order.id.slice(0, 8)} (${order.productName})`
+    lines = [
+      `Order ${order.id} needs you: ${reasons.join('; ') || 'a payment exception'}.`,
+      `Due ${formatBSV(order.amountSatoshiExpected)} BSV, received ${formatBSV(order.amountSatoshiReceived ?? 0)} BSV; status ${order.status}.`,
+      `Settle it from its page (mark as paid, cancel, record a refund, or mark as settled): ${adminUrl}`,
+    ]
   } else {
     subject = `Your book has shipped: ${order.productName}`
     lines = [

@@ -1,15 +1,50 @@
+import { isOrderStatusIn } from '@shop/domain'
 import { APIError } from 'payload'
-import type { CollectionAfterChangeHook } from 'payload'
+import type { CollectionAfterChangeHook, PayloadRequest } from 'payload'
 
 import { env } from '../../../config/runtime'
 import { releaseReservedStock, reserveStockForOrder } from '../../../db/atomic'
-import { queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
+import { queueOrderEmail, queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
 import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
 import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
 import type { Order } from '../../../payload-types'
 
 /** Set in a request's context by the worker's fault tests: runs just before delivery. */
 export type StatusChangeContext = { beforeFulfil?: () => void }
+
+const FLAGS = ['paidLate', 'paidPartial', 'paidOver', 'paidInvalid'] as const
+
+/**
+ * The owner's alerts (OWNER_EMAIL), queued with the change: an order the payment engine marks
+ * paid, and each payment exception when it is first flagged (one e-mail per order and kind of
+ * exception). Nothing when OWNER_EMAIL is unset.
+ */
+async function alertOwner({
+  doc,
+  previousDoc,
+  req,
+}: {
+  doc: Order
+  previousDoc: Order
+  req: PayloadRequest
+}) {
+  const to = env.ownerEmail
+  if (!to) return
+  const { payload } = req
+  if (doc.status === 'PAID' && isOrderStatusIn('open', previousDoc.status))
+    await queueOrderEmail({ payload, req, orderId: doc.id, kind: 'owner-paid', to })
+  for (const flag of FLAGS) {
+    if (doc.flags?.[flag] && !previousDoc.flags?.[flag])
+      await queueOrderEmail({
+        payload,
+        req,
+        orderId: doc.id,
+        kind: 'owner-settle',
+        to,
+        keySuffix: flag,
+      })
+  }
+}
 
 export const NO_COPY_LEFT =
   'No copy of this product is left for sale: add stock first, or cancel the order and refund the buyer.'
@@ -28,8 +63,10 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
   req,
   context,
 }) => {
-  if (operation !== 'update' || !previousDoc || previousDoc.status === doc.status) return doc
+  if (operation !== 'update' || !previousDoc) return doc
   const { payload } = req
+  await alertOwner({ doc, previousDoc, req })
+  if (previousDoc.status === doc.status) return doc
   const productId = typeof doc.product === 'object' ? doc.product.id : doc.product
   switch (doc.status) {
     case 'EXPIRED':

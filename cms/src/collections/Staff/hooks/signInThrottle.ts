@@ -123,20 +123,25 @@ export function signInThrottleHooks(throttle = new SignInThrottle()): {
 } {
   return {
     beforeOperation: async ({ args, operation, req, collection }) => {
-      if (operation !== 'login') return args
+      if (operation !== 'login' && operation !== 'forgotPassword') return args
       const email = signInEmail(args)
       if (!email) return args
-      const turn = throttle.reserve(email)
+      // Reset e-mails to one address are spaced out the same way (they are never "cleared"),
+      // whether or not the account exists: the answer tells nothing.
+      const turn = throttle.reserve(operation === 'login' ? email : `reset:${email}`)
       if ('retryAfterMs' in turn) {
         const seconds = Math.ceil(turn.retryAfterMs / 1000)
         throw new APIError(
-          `Too many sign-in attempts for this account. Try again in ${seconds} seconds.`,
+          operation === 'login'
+            ? `Too many sign-in attempts for this account. Try again in ${seconds} seconds.`
+            : `Too many password reset requests for this address. Try again in ${seconds} seconds.`,
           429,
           undefined,
           true,
         )
       }
       if (turn.waitMs > 0) await sleep(turn.waitMs)
+      if (operation !== 'login') return args
       const password = (args as { data?: { password?: unknown } }).data?.password
       if (typeof password === 'string' && !(await accountExists(req, collection.slug, email)))
         await checkAPasswordForNobody(password)
