@@ -275,6 +275,87 @@ describe('the admin area in Chromium', () => {
     await context.close()
   })
 
+  it('settles an overpaid order from its page, with a note kept in its history', async () => {
+    const physical = (await publicProducts()).find((p) => p.type === 'PHYSICAL')!
+    const created = await fetch(`${baseURL()}/api/orders/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        productId: physical.id,
+        userEmail: 'overpaid@example.com',
+        tokenAddress: null,
+        shippingName: 'Ada Buyer',
+        shippingAddressLine1: '1 Main Street',
+        shippingCity: 'Rome',
+        shippingPostalCode: '00100',
+        shippingCountry: 'Italy',
+      }),
+    })
+    const { orderId } = (await created.json()) as { orderId: string }
+    const info = (await (await fetch(`${baseURL()}/api/orders/${orderId}/info`)).json()) as {
+      amountBSV: string
+    }
+    const over = (Number(info.amountBSV) + 0.0005).toFixed(8)
+    const paid = await fetch(`${baseURL()}/api/test-mode/orders/${orderId}/pay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amountBSV: over }),
+    })
+    expect(paid.status).toBe(200)
+    expect((await fetch(`${baseURL()}/api/test-mode/mine`, { method: 'POST' })).status).toBe(200)
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await fetch(`${baseURL()}/api/orders/${orderId}/info`)).json()) as {
+              currentStatus: string
+            }
+          ).currentStatus,
+        { timeout: 45_000, interval: 500 },
+      )
+      .toBe('PROCESSING_DELIVERY')
+
+    const { email, password } = inject('demoAdmin')
+    // First on a phone (a look only), then settled on a desktop.
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page, errors } = await newPage(browser, viewport)
+      await signIn(page, email, password)
+      await page.goto(`/admin/orders/${orderId}`)
+      await expect.poll(() => page.getByText('Needs settling:').isVisible()).toBe(true)
+      expect(await page.getByText('Paid over (more than the amount due)').isVisible()).toBe(true)
+      await page.getByRole('button', { name: 'Mark as settled' }).click()
+      await page.screenshot({
+        path: `${SCREENS}/order-settling-${viewport.width}.png`,
+        fullPage: true,
+      })
+      if (viewport === PHONE) {
+        expect(errors).toEqual([])
+        await context.close()
+        continue
+      }
+      await page.getByRole('button', { name: 'Confirm: mark as settled' }).click()
+      await expect.poll(() => page.getByText('Say why in the note.').isVisible()).toBe(true)
+      await page.getByLabel('Note (why)').fill('Kept the extra as a tip, thanked the buyer.')
+      await page.getByRole('button', { name: 'Confirm: mark as settled' }).click()
+      await expect.poll(() => page.getByText('Order marked as settled.').isVisible()).toBe(true)
+      await expect
+        .poll(() =>
+          page
+            .getByText(/^Settled /)
+            .first()
+            .isVisible(),
+        )
+        .toBe(true)
+      const history = page.locator('.admin-history')
+      expect(
+        await history.getByText('Kept the extra as a tip, thanked the buyer.').isVisible(),
+      ).toBe(true)
+      expect(await history.getByText(email).first().isVisible()).toBe(true)
+      expect(errors).toEqual([])
+      await context.close()
+    }
+  })
+
   it('changes the password and signs in with the new one', async () => {
     const { email, password } = inject('demoAdmin')
     // A staff member of its own, created through Payload's REST as the demo admin.
