@@ -1,5 +1,5 @@
 // `npm test`: lint, typecheck and build side by side, then every Vitest project (unit,
-// component, integration on real SQLite files, browser tests in Chromium) in one run.
+// component, integration on real SQLite files, browser tests in Chromium, hardening).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -59,21 +59,53 @@ if (checks.includes(false)) {
   process.exit(1)
 }
 
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-')), 'report.json')
-const vitest = spawn(
-  path.join(root, 'node_modules/.bin/vitest'),
-  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs],
-  { cwd: root, env, stdio: 'inherit' },
-)
-const code = await new Promise((resolve) => vitest.on('exit', (c) => resolve(c ?? 1)))
-try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(
-    fs.readFileSync(report, 'utf8'),
-  )
-  console.log(
-    `${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`,
-  )
-} catch {
-  console.log(`0 passed, 1 failed`)
+// Vitest runs its projects one after another (each with its own pool), and the browser and
+// hardening files one at a time: on these 2-core machines that left a core idle for minutes.
+// So: the unit, component and integration projects beside the browser tests, then the hardening
+// suite alone (its load and fault numbers want a quiet machine).
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
+function vitest(label, projects) {
+  const report = path.join(reports, `${label}.json`)
+  const args = [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...projects.flatMap((p) => ['--project', p]),
+    // Files or filters given to `npm test -- ...` go to every group; a group may then have none.
+    ...vitestArgs,
+    ...(vitestArgs.length > 0 ? ['--passWithNoTests'] : []),
+  ]
+  return new Promise((resolve) => {
+    const child = spawn(path.join(root, 'node_modules/.bin/vitest'), args, {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    })
+    child.on('exit', (code) => {
+      let counts = { passed: 0, failed: 1, skipped: 0 }
+      try {
+        const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(
+          fs.readFileSync(report, 'utf8'),
+        )
+        counts = { passed: numPassedTests, failed: numFailedTests, skipped: numPendingTests }
+      } catch {
+        // No report: the run itself failed (counted as one failure).
+      }
+      resolve({ ...counts, ok: code === 0 && counts.failed === 0 })
+    })
+  })
 }
-process.exit(code)
+
+const started = Date.now()
+const first = await Promise.all([
+  vitest('unit-integration', ['domain', 'storefront', 'cms', 'payment-worker']),
+  vitest('browser', ['e2e']),
+])
+const results = [...first, await vitest('hardening', ['hardening'])]
+const passed = results.reduce((n, r) => n + r.passed, 0)
+const failed = results.reduce((n, r) => n + r.failed, 0)
+const skipped = results.reduce((n, r) => n + r.skipped, 0)
+console.log(`[test] vitest: ${((Date.now() - started) / 1000).toFixed(1)} s`)
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(results.every((r) => r.ok) ? 0 : 1)

@@ -73,6 +73,7 @@ export interface Config {
     'download-tokens': DownloadToken;
     counters: Counter;
     'email-outbox': EmailOutbox;
+    'webhook-deliveries': WebhookDelivery;
     media: Media;
     'digital-files': DigitalFile;
     documents: Document;
@@ -96,6 +97,7 @@ export interface Config {
     'download-tokens': DownloadTokensSelect<false> | DownloadTokensSelect<true>;
     counters: CountersSelect<false> | CountersSelect<true>;
     'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>;
+    'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
     'digital-files': DigitalFilesSelect<false> | DigitalFilesSelect<true>;
     documents: DocumentsSelect<false> | DocumentsSelect<true>;
@@ -421,6 +423,29 @@ export interface EmailOutbox {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhook-deliveries".
+ */
+export interface WebhookDelivery {
+  id: number;
+  key: string;
+  deliveryId: string;
+  event: 'OrderPaid' | 'OrderNeedsSettling';
+  order: string | Order;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  nextAttemptAt: string;
+  /**
+   * The HTTP status last answered.
+   */
+  lastStatus?: number | null;
+  lastError?: string | null;
+  sentAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "documents".
  */
 export interface Document {
@@ -730,6 +755,25 @@ export interface EmailOutboxSelect<T extends boolean = true> {
   status?: T;
   attempts?: T;
   nextAttemptAt?: T;
+  lastError?: T;
+  sentAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhook-deliveries_select".
+ */
+export interface WebhookDeliveriesSelect<T extends boolean = true> {
+  key?: T;
+  deliveryId?: T;
+  event?: T;
+  order?: T;
+  body?: T;
+  status?: T;
+  attempts?: T;
+  nextAttemptAt?: T;
+  lastStatus?: T;
   lastError?: T;
   sentAt?: T;
   updatedAt?: T;

@@ -7,6 +7,7 @@ import { Counters } from './collections/Counters'
 import { DigitalFiles } from './collections/DigitalFiles'
 import { Documents } from './collections/Documents'
 import { EmailOutbox } from './collections/EmailOutbox'
+import { WebhookDeliveries } from './collections/WebhookDeliveries'
 import { DownloadTokens } from './collections/DownloadTokens'
 import { Media } from './collections/Media'
 import { Orders } from './collections/Orders'
@@ -49,6 +50,7 @@ export default buildConfig({
     DownloadTokens,
     Counters,
     EmailOutbox,
+    WebhookDeliveries,
     Media,
     DigitalFiles,
     Documents,

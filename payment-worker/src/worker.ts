@@ -9,6 +9,7 @@ import { queueOrderCreatedEmails } from '../../cms/src/operations/email/queueOrd
 import { runInWriterScope } from '../../cms/src/db/sqlite-client'
 import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
 import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
+import { sendPendingWebhooks } from '../../cms/src/operations/webhooks/webhooks'
 import type { Order } from '../../cms/src/payload-types'
 import type { AddressTransaction, ChainSource, HistoryScope } from './chain/types'
 import { MAX_ADDRESSES_PER_CALL } from './chain/types'
@@ -53,7 +54,8 @@ export type WorkerSettings = Pick<
   | 'wocMaxRequestsPerSecond'
   | 'paymentGraceSeconds'
   | 'emailsPerAddressPerHour'
-> & { logEmails: boolean; emailRetryBaseMs?: number }
+  | 'webhook'
+> & { logEmails: boolean; emailRetryBaseMs?: number; webhookRetryDelaysMs?: readonly number[] }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
 
@@ -517,6 +519,12 @@ export function startPaymentWorker({
       logToConsole: settings.logEmails,
       logger,
       retryBaseMs: settings.emailRetryBaseMs,
+    })
+    await sendPendingWebhooks({
+      payload,
+      webhook: settings.webhook,
+      logger,
+      retryDelaysMs: settings.webhookRetryDelaysMs,
     })
   }
 

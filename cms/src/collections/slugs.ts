@@ -12,6 +12,7 @@ export const slugs = {
   counters: 'counters',
   payments: 'payments',
   emailOutbox: 'email-outbox',
+  webhookDeliveries: 'webhook-deliveries',
 } as const
 
 export const globalSlugs = {

@@ -21,6 +21,10 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined))
 
+/** An empty setting (`OWNER_EMAIL=` as .env.example has it) means unset. */
+const blankIsUnset = <T extends z.ZodType>(inner: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), inner.optional())
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intFrom(3000, 1),
@@ -78,7 +82,15 @@ const schema = z.object({
   SMTP_USER: optionalText,
   SMTP_PASS: optionalText,
   SMTP_FROM: z.string().default('Book Shop <shop@localhost>'),
-  OWNER_EMAIL: z.string().trim().email('OWNER_EMAIL must be an e-mail address.').optional(),
+  OWNER_EMAIL: blankIsUnset(z.string().trim().email('OWNER_EMAIL must be an e-mail address.')),
+  WEBHOOK_URL: blankIsUnset(
+    z
+      .string()
+      .trim()
+      .url('WEBHOOK_URL must be an http(s) URL.')
+      .refine((v) => /^https?:\/\//.test(v), 'WEBHOOK_URL must be an http(s) URL.'),
+  ),
+  WEBHOOK_SECRET: optionalText,
 
   DEMO_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
   DEMO_ADMIN_PASSWORD: optionalText,
@@ -155,6 +167,8 @@ export type Env = {
   cmsAnonymousBodyKb: number
   /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
   ownerEmail: string | undefined
+  /** Where the same events are posted as signed JSON (BTCPay-style webhook); none when unset. */
+  webhook: { url: string; secret: string } | undefined
   smtp: {
     host: string | undefined
     port: number
@@ -192,6 +206,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const isBuild = source.NEXT_PHASE === 'phase-production-build'
 
   const problems: string[] = []
+  if (e.WEBHOOK_URL && (!e.WEBHOOK_SECRET || e.WEBHOOK_SECRET.length < 16))
+    problems.push(
+      'WEBHOOK_SECRET (16+ random characters) is required with WEBHOOK_URL: it signs every delivery.',
+    )
   if (isProduction && !isBuild) {
     if (!e.PAYLOAD_SECRET)
       problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
@@ -290,6 +308,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       from: e.SMTP_FROM,
     },
     ownerEmail: e.OWNER_EMAIL,
+    webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET! } : undefined,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,
   }

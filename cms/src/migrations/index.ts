@@ -4,6 +4,7 @@ import * as migration_20261124_010955_editors_lock_only_content from './20261124
 import * as migration_20261124_012625_orders_client_key from './20261124_012625_orders_client_key'
 import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_staff_no_lockout'
 import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions'
+import * as migration_20261124_084335_webhook_deliveries from './20261124_084335_webhook_deliveries'
 
 export const migrations = [
   {
@@ -35,5 +36,10 @@ export const migrations = [
     up: migration_20261124_081757_owner_actions.up,
     down: migration_20261124_081757_owner_actions.down,
     name: '20261124_081757_owner_actions',
+  },
+  {
+    up: migration_20261124_084335_webhook_deliveries.up,
+    down: migration_20261124_084335_webhook_deliveries.down,
+    name: '20261124_084335_webhook_deliveries',
   },
 ]

@@ -1,3 +1,7 @@
+import crypto from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
@@ -41,13 +45,36 @@ const alertsAbout = (orderId: string, count = 1) =>
     return docs.length >= count && docs.every((d) => d.status === 'sent') ? docs : null
   })
 
+const WEBHOOK_SECRET = 'webhook-secret-for-tests-0123'
+type Delivery = { signature: string; body: string; json: Record<string, unknown> }
+/** The owner's webhook receiver: it fails each delivery's first attempt, then accepts. */
+const deliveries: Delivery[] = []
+const receiver = http.createServer((req, res) => {
+  let body = ''
+  req.on('data', (chunk) => (body += chunk))
+  req.on('end', () => {
+    const json = JSON.parse(body) as Record<string, unknown>
+    const firstTry = !deliveries.some((d) => d.json.deliveryId === json.deliveryId)
+    deliveries.push({ signature: String(req.headers['shop-sig']), body, json })
+    res.statusCode = firstTry ? 500 : 204
+    res.end()
+  })
+})
+
 let h: PaymentsHarness
 let admin: AdminClient
 let printedId: number
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const { port } = receiver.address() as AddressInfo
   h = await startPaymentsHarness({
-    env: { CONFIRMATIONS_REQUIRED: '1', OWNER_EMAIL: ALERTS_TO },
+    env: {
+      CONFIRMATIONS_REQUIRED: '1',
+      OWNER_EMAIL: ALERTS_TO,
+      WEBHOOK_URL: `http://127.0.0.1:${port}/hooks/shop`,
+      WEBHOOK_SECRET,
+    },
   })
   printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
   await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
@@ -56,6 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close()
+  await new Promise<void>((resolve) => receiver.close(() => resolve()))
 })
 
 const stock = async () =>
@@ -226,6 +254,33 @@ describe('settle', () => {
       `owner-paid:${orderId}`,
       `owner-settle:${orderId}:paidOver`,
     ])
+    // The same two events reach the webhook, signed, retried after a failure, once accepted.
+    const received = await waitFor(async () => {
+      const about = deliveries.filter((d) => d.json.orderId === orderId)
+      return about.length === 4 ? about : null
+    })
+    for (const delivery of received) {
+      const expected = `sha256=${crypto.createHmac('sha256', WEBHOOK_SECRET).update(delivery.body).digest('hex')}`
+      expect(delivery.signature).toBe(expected)
+    }
+    const byType = (type: string) => received.filter((d) => d.json.type === type)
+    for (const type of ['OrderPaid', 'OrderNeedsSettling']) {
+      const [first, retry] = byType(type)
+      expect(first!.json).toMatchObject({ isRedelivery: false, orderId })
+      expect(retry!.json).toMatchObject({ isRedelivery: true, deliveryId: first!.json.deliveryId })
+    }
+    expect(byType('OrderNeedsSettling')[0]!.json.order).toMatchObject({
+      flags: { paidOver: true },
+    })
+    expect(JSON.stringify(received)).not.toContain('@example.com')
+    await waitFor(async () => {
+      const stored = await h.shop.payload.find({
+        collection: slugs.webhookDeliveries,
+        where: { order: { equals: orderId } },
+        depth: 0,
+      })
+      return stored.docs.length === 2 && stored.docs.every((d) => d.status === 'sent')
+    })
 
     expect((await act(orderId, 'settle', { note: 'Kept as a tip, with thanks.' })).status).toBe(200)
     expect((await detail(orderId)).needsSettling).toBe(false)

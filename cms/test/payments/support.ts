@@ -63,7 +63,12 @@ export async function startPaymentsHarness({
     payload: shop.payload,
     chain,
     logger,
-    settings: { ...settings, logEmails: false, emailRetryBaseMs: 50 },
+    settings: {
+      ...settings,
+      logEmails: false,
+      emailRetryBaseMs: 50,
+      webhookRetryDelaysMs: [100, 200, 400],
+    },
     autoStart: startWorker,
   })
   return {

@@ -7,6 +7,7 @@ import { releaseReservedStock, reserveStockForOrder } from '../../../db/atomic'
 import { queueOrderEmail, queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
 import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
 import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
+import { queueWebhook } from '../../../operations/webhooks/webhooks'
 import type { Order } from '../../../payload-types'
 
 /** Set in a request's context by the worker's fault tests: runs just before delivery. */
@@ -15,9 +16,9 @@ export type StatusChangeContext = { beforeFulfil?: () => void }
 const FLAGS = ['paidLate', 'paidPartial', 'paidOver', 'paidInvalid'] as const
 
 /**
- * The owner's alerts (OWNER_EMAIL), queued with the change: an order the payment engine marks
- * paid, and each payment exception when it is first flagged (one e-mail per order and kind of
- * exception). Nothing when OWNER_EMAIL is unset.
+ * The owner's alerts (OWNER_EMAIL) and webhook deliveries (WEBHOOK_URL), queued with the change:
+ * an order the payment engine marks paid, and each payment exception when it is first flagged
+ * (one per order and kind of exception). Nothing for what is not set.
  */
 async function alertOwner({
   doc,
@@ -29,18 +30,30 @@ async function alertOwner({
   req: PayloadRequest
 }) {
   const to = env.ownerEmail
-  if (!to) return
+  const webhook = env.webhook
+  if (!to && !webhook) return
   const { payload } = req
-  if (doc.status === 'PAID' && isOrderStatusIn('open', previousDoc.status))
-    await queueOrderEmail({ payload, req, orderId: doc.id, kind: 'owner-paid', to })
+  if (doc.status === 'PAID' && isOrderStatusIn('open', previousDoc.status)) {
+    if (to) await queueOrderEmail({ payload, req, orderId: doc.id, kind: 'owner-paid', to })
+    if (webhook) await queueWebhook({ payload, req, event: 'OrderPaid', order: doc })
+  }
   for (const flag of FLAGS) {
-    if (doc.flags?.[flag] && !previousDoc.flags?.[flag])
+    if (!doc.flags?.[flag] || previousDoc.flags?.[flag]) continue
+    if (to)
       await queueOrderEmail({
         payload,
         req,
         orderId: doc.id,
         kind: 'owner-settle',
         to,
+        keySuffix: flag,
+      })
+    if (webhook)
+      await queueWebhook({
+        payload,
+        req,
+        event: 'OrderNeedsSettling',
+        order: doc,
         keySuffix: flag,
       })
   }
