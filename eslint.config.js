@@ -4,6 +4,8 @@ import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
+const WORKSPACES = ['domain', 'chain', 'cms', 'storefront', 'payment-worker']
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,6 +33,24 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  // Workspaces meet only through their package exports (`@shop/chain`, `@shop/cms/engine`...):
+  // a relative path into another workspace is refused.
+  ...WORKSPACES.map((workspace) => ({
+    files: [`${workspace}/**/*.{ts,tsx,mjs}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${WORKSPACES.filter((w) => w !== workspace).join('|')})/`,
+              message: `Import another workspace through its package exports (@shop/...), not by a relative path.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['storefront/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
 
-/** One Vitest run, six projects; `npm test` runs them after lint, typecheck and build. */
+/** One Vitest run, seven projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
   test: {
     // Vitest's default on these 2-core machines is one file at a time; most files wait on
@@ -13,6 +13,13 @@ export default defineConfig({
     projects: [
       {
         test: { name: 'domain', include: ['domain/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: {
+          name: 'chain',
+          include: ['chain/src/**/*.test.ts', 'chain/test/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         plugins: [react()],

@@ -6,9 +6,9 @@ import type { Router } from 'express'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../cms/src/collections/slugs'
-import { adminClient, XHR } from '../cms/test/admin/client'
-import { SHIPPING, api, productIdOf } from '../cms/test/payments/support'
+import { slugs } from '@shop/cms/engine'
+import { adminClient, XHR } from '@shop/cms/testing'
+import { SHIPPING, api, productIdOf } from '../payment-worker/test/payments/support'
 import { launchBrowser } from '../e2e/support/browser'
 import { paths } from '../storefront/src/config/paths'
 import { recordFingerprint } from './support/fingerprint'
@@ -48,7 +48,7 @@ afterAll(async () => {
 /** Every route of the admin router, read from the router itself. */
 async function everyAdminRoute() {
   const { adminRouter, listAdminRoutes } = await import('../cms/src/api/admin')
-  const { createLogger } = await import('../cms/src/server/logger')
+  const { createLogger } = await import('@shop/cms/process')
   const router = adminRouter({
     payload: h.shop.payload,
     logger: createLogger('silent'),
@@ -204,7 +204,7 @@ describe('the admin API refuses everyone but a signed-in admin on the shop itsel
 describe('enumeration and rate limits', () => {
   it('gives orders random v4 UUIDs that probing cannot find', async () => {
     const { createOrder } = await import('../cms/src/operations/orders/createOrder')
-    const { loadEnv } = await import('../cms/src/config/env')
+    const { loadEnv } = await import('@shop/cms/process')
     const env = loadEnv()
     const ids: string[] = []
     for (let i = 0; i < 100; i++) {
@@ -338,7 +338,7 @@ describe('enumeration and rate limits', () => {
 /** An order made by the checkout operation itself (HTTP order creation is rate limited here). */
 async function anOrderId(): Promise<string> {
   const { createOrder } = await import('../cms/src/operations/orders/createOrder')
-  const { loadEnv } = await import('../cms/src/config/env')
+  const { loadEnv } = await import('@shop/cms/process')
   const { orderId } = await createOrder({
     payload: h.shop.payload,
     env: loadEnv(),
@@ -399,9 +399,9 @@ describe('security headers', () => {
     }
 
     // Production: the same app adds HSTS (one year, subdomains) on every answer.
-    const { createApp } = await import('../cms/src/server/app')
-    const { loadEnv } = await import('../cms/src/config/env')
-    const { createLogger } = await import('../cms/src/server/logger')
+    const { createApp } = await import('@shop/cms/app')
+    const { loadEnv } = await import('@shop/cms/process')
+    const { createLogger } = await import('@shop/cms/process')
     const production = createApp({
       payload: h.shop.payload,
       env: { ...loadEnv(), isProduction: true },

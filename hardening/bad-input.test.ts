@@ -2,9 +2,9 @@ import type { Router } from 'express'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../cms/src/collections/slugs'
+import { slugs } from '@shop/cms/engine'
 import { productForm, validFields } from '../cms/test/admin/fixtures'
-import { XHR } from '../cms/test/admin/client'
+import { XHR } from '@shop/cms/testing'
 import {
   SHIPPING,
   api,
@@ -12,7 +12,7 @@ import {
   productIdOf,
   waitFor,
   waitForStatus,
-} from '../cms/test/payments/support'
+} from '../payment-worker/test/payments/support'
 import { recordFingerprint } from './support/fingerprint'
 import {
   RAW_SEGMENTS,
@@ -151,7 +151,7 @@ beforeAll(async () => {
 
   // Every admin route, read from the admin router itself.
   const { adminRouter, listAdminRoutes } = await import('../cms/src/api/admin')
-  const { createLogger } = await import('../cms/src/server/logger')
+  const { createLogger } = await import('@shop/cms/process')
   const routes = listAdminRoutes(
     adminRouter({ payload, logger: createLogger('silent'), publicUrl: h.shop.url }) as Router,
   )

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { globalSlugs, slugs } from '../cms/src/collections/slugs'
-import { createStaff } from '../cms/test/admin/client'
-import { SHIPPING, productIdOf } from '../cms/test/payments/support'
-import type { TestShop } from '../cms/test/support/testShop'
-import { startTestShop } from '../cms/test/support/testShop'
+import { globalSlugs, slugs } from '@shop/cms/engine'
+import { createStaff } from '@shop/cms/testing'
+import { SHIPPING, productIdOf } from '../payment-worker/test/payments/support'
+import type { TestShop } from '@shop/cms/testing'
+import { startTestShop } from '@shop/cms/testing'
 import { report } from './support/settings'
 
 /**

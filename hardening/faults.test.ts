@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../cms/src/collections/slugs'
-import type { Order } from '../cms/src/payload-types'
-import { sharedShopEnv, spawnTs } from '../cms/test/payments/spawn'
-import type { PaymentsHarness } from '../cms/test/payments/support'
-import { SHIPPING, productIdOf, startPaymentsHarness, waitFor } from '../cms/test/payments/support'
-import { createWhatsOnChainClient } from '../payment-worker/src/chain/whatsonchain'
-import { payFromTestWallet } from '../payment-worker/src/chain/simulator/wallet'
+import { slugs } from '@shop/cms/engine'
+import type { Order } from '@shop/cms/engine'
+import { sharedShopEnv, spawnTs } from '../payment-worker/test/payments/spawn'
+import type { PaymentsHarness } from '../payment-worker/test/payments/support'
+import {
+  SHIPPING,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+} from '../payment-worker/test/payments/support'
+import { createWhatsOnChainClient } from '@shop/chain'
+import { payFromTestWallet } from '@shop/chain/simulator'
 import type { FaultyChain } from './support/faultyChain'
 import { seededRandom, startFaultyChain } from './support/faultyChain'
 import { allOrders, auditPayments, stockBalance } from './support/invariants'
@@ -94,7 +99,7 @@ describe('the web process killed in the middle of order creation', () => {
     let cutOff = 0
     let sent = 0
     for (let kill = 0; kill < hardening.webKills; kill++) {
-      const web = spawnTs('cms/test/payments/fixtures/web-process.ts', {
+      const web = spawnTs('payment-worker/test/payments/fixtures/web-process.ts', {
         ...sharedShopEnv(),
         LOG_LEVEL: 'warn',
       })

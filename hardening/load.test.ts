@@ -2,13 +2,13 @@ import fs from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../cms/src/collections/slugs'
-import type { AdminClient } from '../cms/test/admin/client'
-import { signedIn } from '../cms/test/admin/client'
-import { sharedShopEnv, spawnTs } from '../cms/test/payments/spawn'
-import { SHIPPING, productIdOf, waitFor } from '../cms/test/payments/support'
-import { createWhatsOnChainClient } from '../payment-worker/src/chain/whatsonchain'
-import { payFromTestWallet } from '../payment-worker/src/chain/simulator/wallet'
+import { slugs } from '@shop/cms/engine'
+import type { AdminClient } from '@shop/cms/testing'
+import { signedIn } from '@shop/cms/testing'
+import { sharedShopEnv, spawnTs } from '../payment-worker/test/payments/spawn'
+import { SHIPPING, productIdOf, waitFor } from '../payment-worker/test/payments/support'
+import { createWhatsOnChainClient } from '@shop/chain'
+import { payFromTestWallet } from '@shop/chain/simulator'
 import { allOrders, auditPayments, stockBalance } from './support/invariants'
 import { fmt, hardening, report } from './support/settings'
 import type { HardeningShop } from './support/shop'
@@ -73,7 +73,7 @@ beforeAll(async () => {
   ).id as number
 
   const env = { ...sharedShopEnv(), LOG_LEVEL: 'warn', DOWNLOAD_RATE_LIMIT: '1000000' }
-  web = spawnTs('cms/test/payments/fixtures/web-process.ts', env)
+  web = spawnTs('payment-worker/test/payments/fixtures/web-process.ts', env)
   url = await waitFor(async () => /\{"url":"([^"]+)"\}/.exec(web.output())?.[1], {
     timeoutMs: 90_000,
     intervalMs: 50,

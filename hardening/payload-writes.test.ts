@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../cms/src/collections/slugs'
-import { createStaff } from '../cms/test/admin/client'
+import { slugs } from '@shop/cms/engine'
+import { createStaff } from '@shop/cms/testing'
 import {
   answeredWithout5xx,
   payloadWritesBesideCheckouts,
 } from '../cms/test/db/payloadWritesScenario'
-import { productIdOf } from '../cms/test/payments/support'
-import type { TestShop } from '../cms/test/support/testShop'
-import { startTestShop } from '../cms/test/support/testShop'
+import { productIdOf } from '../payment-worker/test/payments/support'
+import type { TestShop } from '@shop/cms/testing'
+import { startTestShop } from '@shop/cms/testing'
 import { fmt, hardening, report } from './support/settings'
 
 /**

@@ -121,7 +121,7 @@ async function waitForWeb(web) {
 process.on('SIGINT', () => stopAll(0))
 process.on('SIGTERM', () => stopAll(0))
 
-const simulator = path.join(root, 'payment-worker/src/chain/simulator/main.ts')
+const simulator = path.join(root, 'payment-worker/src/chain-simulator.ts')
 if (
   !production &&
   (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' &&

@@ -99,7 +99,7 @@ function vitest(label, projects) {
 
 const started = Date.now()
 const first = await Promise.all([
-  vitest('unit-integration', ['domain', 'storefront', 'cms', 'payment-worker']),
+  vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
   vitest('browser', ['e2e']),
 ])
 const results = [...first, await vitest('hardening', ['hardening'])]

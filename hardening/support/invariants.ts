@@ -1,9 +1,9 @@
 import type { Payload } from 'payload'
 
 import { outputsPaying } from '../../payment-worker/src/process-order'
-import type { ChainSimulator } from '../../payment-worker/src/chain/simulator/server'
-import { slugs } from '../../cms/src/collections/slugs'
-import type { Order, Payment, Product } from '../../cms/src/payload-types'
+import type { ChainSimulator } from '@shop/chain/simulator'
+import { slugs } from '@shop/cms/engine'
+import type { Order, Payment, Product } from '@shop/cms/engine'
 
 /**
  * The shop's bookkeeping rules, checked against the database (and the chain simulator) after

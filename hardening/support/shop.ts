@@ -1,10 +1,10 @@
 import type { Payload } from 'payload'
 
-import { slugs } from '../../cms/src/collections/slugs'
-import type { AdminClient } from '../../cms/test/admin/client'
-import { adminClient, createStaff, signedIn } from '../../cms/test/admin/client'
-import type { PaymentsHarness } from '../../cms/test/payments/support'
-import { startPaymentsHarness } from '../../cms/test/payments/support'
+import { slugs } from '@shop/cms/engine'
+import type { AdminClient } from '@shop/cms/testing'
+import { adminClient, createStaff, signedIn } from '@shop/cms/testing'
+import type { PaymentsHarness } from '../../payment-worker/test/payments/support'
+import { startPaymentsHarness } from '../../payment-worker/test/payments/support'
 
 export const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' }
 export const EDITOR = { email: 'editor@example.com', password: 'editor-password-1' }

@@ -2,10 +2,10 @@
  * The payment worker process (`npm start` runs it beside the web process): validates the
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
-import { EnvError, loadEnv } from '../../cms/src/config/env'
-import { holdProcessOpen } from '../../cms/src/server/holdOpen'
-import { createLogger } from '../../cms/src/server/logger'
-import { createWhatsOnChainClient } from './chain/whatsonchain'
+import { EnvError, loadEnv } from '@shop/cms/process'
+import { holdProcessOpen } from '@shop/cms/process'
+import { createLogger } from '@shop/cms/process'
+import { createWhatsOnChainClient } from '@shop/chain'
 import { startPaymentWorker } from './worker'
 
 async function main() {
@@ -23,7 +23,7 @@ async function main() {
   const logger = createLogger(env.logLevel, 'worker')
   // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
   const { getPayload } = await import('payload')
-  const { default: config } = await import('../../cms/src/payload.config')
+  const { default: config } = await import('@shop/cms/payload-config')
   const payload = await getPayload({ config })
   const chain = createWhatsOnChainClient({
     baseUrl: env.wocApiUrl,

@@ -3,10 +3,10 @@ import type { OrderStatus } from '@shop/domain'
 import { assertTransition, deriveOrderPaymentState, PAID_ORDER_STATUSES } from '@shop/domain'
 import type { Payload } from 'payload'
 
-import { slugs } from '../../cms/src/collections/slugs'
-import type { StatusChangeContext } from '../../cms/src/collections/Orders/hooks/applyStatusChange'
-import type { Order, Payment } from '../../cms/src/payload-types'
-import type { AddressTransaction } from './chain/types'
+import { slugs } from '@shop/cms/engine'
+import type { StatusChangeContext } from '@shop/cms/engine'
+import type { Order, Payment } from '@shop/cms/engine'
+import type { AddressTransaction } from '@shop/chain'
 
 /**
  * One order, one pass, idempotent: records every output paying the order's address (one

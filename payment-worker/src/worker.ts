@@ -1,23 +1,33 @@
-import type { Payload, Where } from 'payload'
+import type { Payload } from 'payload'
 
-import type { OrderStatus } from '@shop/domain'
-import { OPEN_ORDER_STATUSES, PAID_ORDER_STATUSES } from '@shop/domain'
+import type { AddressTransaction, ChainSource } from '@shop/chain'
 
-import { slugs } from '../../cms/src/collections/slugs'
-import type { Env } from '../../cms/src/config/env'
-import { queueOrderCreatedEmails } from '../../cms/src/operations/email/queueOrderEmails'
-import { runInWriterScope } from '../../cms/src/db/sqlite-client'
-import { sendPendingEmails } from '../../cms/src/operations/email/sendPendingEmails'
-import { fulfilOrder } from '../../cms/src/operations/fulfilment/fulfilOrder'
-import { sendPendingWebhooks } from '../../cms/src/operations/webhooks/webhooks'
-import type { Order } from '../../cms/src/payload-types'
-import type { AddressTransaction, ChainSource, HistoryScope } from './chain/types'
-import { MAX_ADDRESSES_PER_CALL } from './chain/types'
+import type { Order } from '@shop/cms/engine'
+import {
+  fulfilOrder,
+  queueOrderCreatedEmails,
+  runInWriterScope,
+  sendPendingEmails,
+  sendPendingWebhooks,
+  slugs,
+} from '@shop/cms/engine'
+import type { Env } from '@shop/cms/process'
 import { recordPayments, settleOrder } from './process-order'
-import { lateWatchMs, olderOrderIntervalMs } from './watch-interval'
+import { lateWatchMs } from './watch/interval'
+import type { Batch } from './watch/plan'
+import { planBatches } from './watch/plan'
+import {
+  newWatchedOrdersWhere,
+  RECHECK_WHERE,
+  WATCH_FIELDS,
+  watchedOrdersWhere,
+} from './watch/query'
+import type { Watched, WatchSettings } from './watch/watched'
+import { deadlineOf, intervalFor, isFresh, isOpen } from './watch/watched'
 
 /**
- * The payment worker's loop. It keeps the watched orders in memory (all of them reloaded every
+ * The payment worker's loop: what to watch is a query (watch/query.ts), the batches of a pass a
+ * pure plan (watch/plan.ts), and this file the run (the chain calls and the database). It keeps the watched orders in memory (all of them reloaded every
  * minute, new ones picked up every pass) and spends a budget of chain calls per pass, so it
  * never asks WhatsOnChain more than WOC_MAX_REQUESTS_PER_SECOND (3 without a key) however many
  * orders are open:
@@ -28,7 +38,7 @@ import { lateWatchMs, olderOrderIntervalMs } from './watch-interval'
  *   those with money on the way and at those seen only in the mempool since; a newly seen
  *   order's first look is a full one too;
  * - older, expired, cancelled and already paid orders (late, extra or repeated payments) with
- *   intervals growing with their age (watch-interval.ts: minutes on the first day, then half
+ *   intervals growing with their age (watch/interval.ts: minutes on the first day, then half
  *   an hour, then three hours), from a reserved share of the budget, for LATE_WATCH_DAYS after
  *   their expiry. Money sent to a paid order's address is recorded on it and flagged; the
  *   order's status is never moved back;
@@ -67,7 +77,6 @@ export type PaymentWorker = {
   nextPass: () => Promise<void>
 }
 
-const FRESH_ORDER_MS = 15 * 60_000
 const MAX_BACKOFF_MS = 30_000
 const FULL_RELOAD_MS = 60_000
 /** Orders read per query when the watch list is loaded. */
@@ -77,43 +86,9 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
-/** Older orders get one call every this many passes when fresh ones use the whole budget. */
-const OLD_SHARE_EVERY_PASSES = 3
 
 /** Test hook: `WORKER_CRASH_AT=after-record` exits the process right after payments are recorded. */
 const crashPoint = process.env.WORKER_CRASH_AT
-
-/** What the worker keeps in memory about a watched order. */
-type Watched = {
-  id: string
-  address: string
-  createdAt: number
-  expiresAt: number
-  status: string
-  /** Money has arrived: confirmations matter, so each new block triggers a full look. */
-  funded: boolean
-  nextCheck: number
-  /** Looked at in the mempool only since the last block. */
-  mempoolOnly: boolean
-  /** A new block came: the next look must include confirmed transactions. */
-  fullLookDue: boolean
-  /** The address's transactions (txid@height) at the last look that reached the database. */
-  recorded?: string
-  /** The owner asked for a look: it is done first, and the request cleared after it. */
-  recheck?: boolean
-}
-
-const isOpen = (status: string) => (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
-
-/**
- * Watched after payment or expiry, inside the monitoring window: nothing about them changes with
- * the clock or with confirmations, only new money on the address matters.
- */
-const SETTLED_WATCHED_STATUSES: readonly OrderStatus[] = [
-  'EXPIRED',
-  'CANCELLED',
-  ...PAID_ORDER_STATUSES,
-]
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -125,27 +100,24 @@ const historyKey = (transactions: readonly AddressTransaction[]) =>
     .sort()
     .join(',')
 
-const WATCH_FIELDS = {
-  paymentAddress: true,
-  userEmail: true,
-  createdAt: true,
-  gatewayExpiresAt: true,
-  status: true,
-  amountSatoshiReceived: true,
-} as const
-
 export function startPaymentWorker({
   payload,
   chain,
   settings,
   logger,
   autoStart = true,
+  clock = Date.now,
 }: {
   payload: Payload
   chain: ChainSource
   settings: WorkerSettings
   logger: Log
   autoStart?: boolean
+  /**
+   * The worker's clock, for its schedule and for the moment a look begins. Tests move it to
+   * see what happens hours or days later; payments are still judged by the chain's times.
+   */
+  clock?: () => number
 }): PaymentWorker {
   const watch = new Map<string, Watched>()
   let lastFullReload = 0
@@ -169,29 +141,7 @@ export function startPaymentWorker({
   )
 
   const graceMs = settings.paymentGraceSeconds * 1000
-  /** Expiry plus the grace period: only a look begun after it can expire the order. */
-  const deadlineOf = (w: Watched) => w.expiresAt + graceMs
-
-  const isFresh = (w: Watched, now: number) =>
-    isOpen(w.status) && now < deadlineOf(w) && now - w.createdAt < FRESH_ORDER_MS
-
-  const scopeOf = (w: Watched, now: number): HistoryScope =>
-    isFresh(w, now) && !w.fullLookDue && w.status !== 'PAYMENT_DETECTED' ? 'unconfirmed' : 'all'
-
-  const intervalFor = (w: Watched, now: number) => {
-    let interval: number
-    if (w.status === 'PAYMENT_DETECTED') interval = settings.workerSlowPollMs
-    else if (isFresh(w, now)) interval = settings.workerFastPollMs
-    else
-      interval = olderOrderIntervalMs(
-        { createdAt: w.createdAt, deadline: deadlineOf(w) },
-        now,
-        settings,
-      )
-    // An open order is looked at again the moment its deadline passes.
-    if (isOpen(w.status) && deadlineOf(w) > now) interval = Math.min(interval, deadlineOf(w) - now)
-    return interval
-  }
+  const watchSettings: WatchSettings = { ...settings, graceMs }
 
   function track(
     order: Pick<
@@ -227,25 +177,10 @@ export function startPaymentWorker({
       // Older orders found at start are spread over their interval instead of all at once;
       // an open order past its deadline waits for a decision (paid in time, or expired), so it
       // is looked at now (the budget still paces the calls).
-      const awaitsDecision = isOpen(entry.status) && deadlineOf(entry) <= now
-      if (!isFresh(entry, now) && !awaitsDecision)
-        entry.nextCheck = now + Math.random() * intervalFor(entry, now)
+      const awaitsDecision = isOpen(entry.status) && deadlineOf(entry, watchSettings) <= now
+      if (!isFresh(entry, now, watchSettings) && !awaitsDecision)
+        entry.nextCheck = now + Math.random() * intervalFor(entry, now, watchSettings)
       watch.set(order.id, entry)
-    }
-  }
-
-  function watchedWhere(now: number): Where {
-    const windowStart = new Date(now - lateWatchMs(settings)).toISOString()
-    return {
-      or: [
-        { status: { in: [...OPEN_ORDER_STATUSES] } },
-        {
-          and: [
-            { status: { in: [...SETTLED_WATCHED_STATUSES] } },
-            { gatewayExpiresAt: { greater_than: windowStart } },
-          ],
-        },
-      ],
     }
   }
 
@@ -253,7 +188,10 @@ export function startPaymentWorker({
    * Hands the watched orders to `each` one page at a time, so a reload of many thousands of
    * orders never holds them all in memory at once.
    */
-  async function forEachWatchedPage(where: Where, each: (orders: Order[]) => Promise<void>) {
+  async function forEachWatchedPage(
+    where: ReturnType<typeof watchedOrdersWhere>,
+    each: (orders: Order[]) => Promise<void>,
+  ) {
     for (let page = 1; ; page += 1) {
       const found = await payload.find({
         collection: slugs.orders,
@@ -271,18 +209,9 @@ export function startPaymentWorker({
 
   async function refreshWatchList(now: number) {
     const full = now - lastFullReload >= FULL_RELOAD_MS
-    const where: Where = full
-      ? watchedWhere(now)
-      : {
-          and: [
-            watchedWhere(now),
-            {
-              createdAt: {
-                greater_than: new Date(newestCreatedAt - NEW_ORDER_OVERLAP_MS).toISOString(),
-              },
-            },
-          ],
-        }
+    const where = full
+      ? watchedOrdersWhere(now, settings)
+      : newWatchedOrdersWhere(now, newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
     const seen = new Set<string>()
     await forEachWatchedPage(where, async (orders) => {
       // Orders new to this worker that still wait for payment get their "order created" e-mail.
@@ -310,7 +239,7 @@ export function startPaymentWorker({
   async function pickUpRechecks(now: number) {
     const asked = await payload.find({
       collection: slugs.orders,
-      where: { recheckRequestedAt: { exists: true } },
+      where: RECHECK_WHERE,
       select: WATCH_FIELDS,
       depth: 0,
       limit: WATCH_PAGE_SIZE,
@@ -372,58 +301,18 @@ export function startPaymentWorker({
     for (const order of pending.docs as Order[]) await fulfil(order)
   }
 
-  /** The batches of this pass: fresh orders first, older ones from their share of the budget. */
-  function planBatches(now: number): { scope: HistoryScope; orders: Watched[] }[] {
-    const due = [...watch.values()]
-      .filter((w) => w.nextCheck <= now)
-      .sort((a, b) => a.nextCheck - b.nextCheck)
-    // Asked for by the owner: with the fresh orders, ahead of the older ones.
-    const fresh = due.filter((w) => isFresh(w, now) || w.recheck)
-    const older = due.filter((w) => !isFresh(w, now) && !w.recheck)
-    const batchesOf = (list: Watched[]) => {
-      const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
-      for (const w of list) byScope[scopeOf(w, now)].push(w)
-      const batches: { scope: HistoryScope; orders: Watched[] }[] = []
-      for (const scope of ['all', 'unconfirmed'] as const)
-        for (let i = 0; i < byScope[scope].length; i += MAX_ADDRESSES_PER_CALL)
-          batches.push({ scope, orders: byScope[scope].slice(i, i + MAX_ADDRESSES_PER_CALL) })
-      return batches
-    }
-    const cost = (b: { scope: HistoryScope }) => (b.scope === 'all' ? 2 : 1)
-    const freshBatches = batchesOf(fresh)
-    const olderBatches = batchesOf(older)
-    const plan: typeof freshBatches = []
-    let budget = callsPerPass
-    const take = (batches: typeof freshBatches) => {
-      while (batches.length > 0 && cost(batches[0]!) <= budget) {
-        budget -= cost(batches[0]!)
-        plan.push(batches.shift()!)
-      }
-    }
-    // Older orders' share: one batch now and then, even when fresh ones would use everything.
-    if (olderBatches.length > 0 && passes % OLD_SHARE_EVERY_PASSES === 0) {
-      const first = olderBatches.shift()!
-      plan.push(first)
-      budget -= cost(first)
-    }
-    take(freshBatches)
-    take(olderBatches)
-    backlog = freshBatches.length + olderBatches.length > 0
-    return plan
-  }
-
-  async function look(batch: { scope: HistoryScope; orders: Watched[] }) {
+  async function look(batch: Batch) {
     // The time the chain is asked, not the time its answer is recorded: payments it finds are
     // judged on time or late by this moment (and by their blocks' times).
-    const startedAt = Date.now()
+    const startedAt = clock()
     const histories = await chain.getAddressHistories(
       batch.orders.map((w) => w.address),
       batch.scope,
     )
     for (const w of batch.orders) {
-      const now = Date.now()
+      const now = clock()
       const transactions = histories.get(w.address) ?? []
-      const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w)
+      const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
       w.mempoolOnly = batch.scope === 'unconfirmed'
       if (batch.scope === 'all') w.fullLookDue = false
       // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
@@ -432,7 +321,7 @@ export function startPaymentWorker({
         ? transactions.length === 0 && !w.funded
         : batch.scope === 'all' && key === w.recorded
       if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck) {
-        w.nextCheck = now + intervalFor(w, now)
+        w.nextCheck = now + intervalFor(w, now, watchSettings)
         continue
       }
       const order = (await payload.findByID({
@@ -476,16 +365,20 @@ export function startPaymentWorker({
       if (batch.scope === 'all') w.recorded = key
       w.status = settled.status
       w.funded = isFunded(settled)
-      w.nextCheck = Date.now() + intervalFor(w, Date.now())
+      w.nextCheck = clock() + intervalFor(w, clock(), watchSettings)
       if (recheck && batch.scope === 'all') await clearRecheck(w)
       // Past the late watch (an order found long expired): no longer looked at by itself.
-      if (!isOpen(w.status) && !w.recheck && deadlineOf(w) < Date.now() - lateWatchMs(settings))
+      if (
+        !isOpen(w.status) &&
+        !w.recheck &&
+        deadlineOf(w, watchSettings) < clock() - lateWatchMs(settings)
+      )
         watch.delete(w.id)
     }
   }
 
   async function pass() {
-    const now = Date.now()
+    const now = clock()
     passes += 1
     await refreshWatchList(now)
     await pickUpRechecks(now)
@@ -500,7 +393,7 @@ export function startPaymentWorker({
             // Whatever left the mempool for this block is seen by a full look. Orders still
             // waiting from an earlier block keep their place: blocks coming faster than the
             // budget serves them must not send the same first orders to the front every time.
-            if ((w.funded || w.mempoolOnly || isFresh(w, now)) && !w.fullLookDue) {
+            if ((w.funded || w.mempoolOnly || isFresh(w, now, watchSettings)) && !w.fullLookDue) {
               w.fullLookDue = true
               w.nextCheck = Math.min(w.nextCheck, now)
             }
@@ -508,7 +401,15 @@ export function startPaymentWorker({
         }
         lastTip = tip
       }
-      for (const batch of planBatches(Date.now())) await look(batch)
+      const planned = planBatches({
+        watched: watch.values(),
+        now: clock(),
+        pass: passes,
+        callsPerPass,
+        settings: watchSettings,
+      })
+      backlog = planned.backlog
+      for (const batch of planned.plan) await look(batch)
     } else {
       backlog = false
     }

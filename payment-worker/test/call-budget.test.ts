@@ -3,16 +3,16 @@ import crypto from 'node:crypto'
 import { Utils } from '@bsv/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { sqlite } from '../../cms/src/db/atomic'
-import type { PaymentsHarness } from '../../cms/test/payments/support'
+import { sqlite } from '@shop/cms/testing'
+import type { PaymentsHarness } from './payments/support'
 import {
   api,
   createOrder,
   productIdOf,
   startPaymentsHarness,
   waitForStatus,
-} from '../../cms/test/payments/support'
-import { createWhatsOnChainClient } from '../src/chain/whatsonchain'
+} from './payments/support'
+import { createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../src/worker'
 import { startPaymentWorker } from '../src/worker'
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
     maxRequestsPerSecond: LIMIT_PER_SECOND,
     retries: 0,
   })
-  const { loadEnv } = await import('../../cms/src/config/env')
+  const { loadEnv } = await import('@shop/cms/process')
   sampler = setInterval(() => samples.push([Date.now(), h.simulator.apiRequests()]), 50)
   worker = startPaymentWorker({
     payload: h.shop.payload,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../../cms/src/collections/slugs'
-import type { EmailOutbox } from '../../cms/src/payload-types'
-import { sharedShopEnv, spawnTs } from '../../cms/test/payments/spawn'
-import type { PaymentsHarness } from '../../cms/test/payments/support'
-import { createWhatsOnChainClient } from '../src/chain/whatsonchain'
+import { slugs } from '@shop/cms/engine'
+import type { EmailOutbox } from '@shop/cms/engine'
+import { sharedShopEnv, spawnTs } from './payments/spawn'
+import type { PaymentsHarness } from './payments/support'
+import { createWhatsOnChainClient } from '@shop/chain'
 import { startPaymentWorker } from '../src/worker'
 import {
   api,
@@ -14,7 +14,7 @@ import {
   startPaymentsHarness,
   waitFor,
   waitForStatus,
-} from '../../cms/test/payments/support'
+} from './payments/support'
 
 // 0 confirmations: the crashing worker would otherwise fulfil in the same pass it records.
 let h: PaymentsHarness
@@ -148,7 +148,7 @@ describe('the "order created" e-mail', () => {
     expect(await createdMails(orderId)).toBe(1)
 
     // A restarted worker (new memory, same database) sees the order as new: still one e-mail.
-    const { loadEnv } = await import('../../cms/src/config/env')
+    const { loadEnv } = await import('@shop/cms/process')
     const restarted = startPaymentWorker({
       payload: h.shop.payload,
       chain: createWhatsOnChainClient({ baseUrl: h.simulator.wocUrl, maxRequestsPerSecond: 200 }),

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 
 import { env } from '../config/runtime'
-import { RateUnavailableError, rateProviderFor } from '../operations/rates/getBsvRate'
+import { RateUnavailableError, rateProviderFor } from '@shop/chain'
 import type { Logger } from '../server/logger'
 
 /** GET /api/bsv-price -> { rate } (EUR per BSV), or 503 { error } when no rate source answers. */

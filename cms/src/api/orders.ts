@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 import { env } from '../config/runtime'
 import { OrderRequestError, createOrder } from '../operations/orders/createOrder'
 import { getOrderInfo, getPaymentStatus } from '../operations/orders/getOrderView'
-import { RateUnavailableError } from '../operations/rates/getBsvRate'
+import { RateUnavailableError } from '@shop/chain'
 import type { Logger } from '../server/logger'
 
 /**

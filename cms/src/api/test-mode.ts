@@ -2,11 +2,8 @@ import { bsvToSatoshis, testModePayRequestSchema } from '@shop/domain'
 import { Router } from 'express'
 import type { Payload } from 'payload'
 
-import { createWhatsOnChainClient } from '../../../payment-worker/src/chain/whatsonchain'
-import {
-  mineOnSimulator,
-  payFromTestWallet,
-} from '../../../payment-worker/src/chain/simulator/wallet'
+import { createWhatsOnChainClient } from '@shop/chain'
+import { mineOnSimulator, payFromTestWallet } from '@shop/chain/simulator'
 import { env } from '../config/runtime'
 import { findOrder } from '../operations/orders/getOrderView'
 import type { Logger } from '../server/logger'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { fromRoot } from './paths'
 import { parseTrustProxy, type TrustProxy } from './trustProxy'
-import { xpubProblem } from './xpub'
+import { xpubProblem } from '@shop/chain'
 
 /**
  * Every setting of the shop, validated once. `.env.example` documents each one.

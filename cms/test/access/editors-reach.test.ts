@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { createStaff } from '../admin/client'
-import { SHIPPING, productIdOf } from '../payments/support'
+import { SHIPPING, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import type { Order, Product } from '../../src/payload-types'
+import { SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
@@ -12,16 +13,6 @@ import { startTestShop } from '../support/testShop'
 
 let shop: TestShop
 let productId: number
-
-// Not imported from ../payments/support: that module loads the payment worker, and with it the
-// process's settings, before this file's shop sets its limits.
-const SHIPPING = {
-  shippingName: 'Ada Lovelace',
-  shippingAddressLine1: '1 Analytical Street',
-  shippingCity: 'London',
-  shippingPostalCode: 'N1 1AA',
-  shippingCountry: 'United Kingdom',
-}
 
 beforeAll(async () => {
   shop = await startTestShop({

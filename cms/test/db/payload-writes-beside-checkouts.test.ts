@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { createStaff } from '../admin/client'
-import { productIdOf } from '../payments/support'
+import { productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import { answeredWithout5xx, payloadWritesBesideCheckouts } from './payloadWritesScenario'

@@ -1,5 +1,5 @@
 import { slugs } from '../../src/collections/slugs'
-import { SHIPPING } from '../payments/support'
+import { SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 
 /**

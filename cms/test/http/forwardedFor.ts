@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 
-import { SHIPPING, productIdOf } from '../payments/support'
+import { SHIPPING, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 
 /**

@@ -3,7 +3,7 @@ import { formatBSV } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
-import { deriveOrderAddress } from '../payments/addresses'
+import { deriveOrderAddress } from '@shop/chain'
 import { highestAddressIndex } from './getAdminStats'
 
 export const ADDRESSES_PER_PAGE = 50

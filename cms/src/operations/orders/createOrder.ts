@@ -1,14 +1,18 @@
 import type { CreateOrderRequest } from '@shop/domain'
-import { eurToSatoshis, isPhysical } from '@shop/domain'
+import { eurToSatoshis, isEmail, isPhysical } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
 import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
 import type { Product } from '../../payload-types'
-import { deriveOrderAddress, isEmail, normalizeTokenAddress } from '../payments/addresses'
 import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
-import { rateProviderFor, type RateSettings } from '../rates/getBsvRate'
+import {
+  deriveOrderAddress,
+  normalizeTokenAddress,
+  rateProviderFor,
+  type RateSettings,
+} from '@shop/chain'
 
 /** A reason the order cannot be created, worded for the buyer. */
 export class OrderRequestError extends Error {

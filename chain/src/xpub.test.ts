@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 
-import { TEST_XPUB } from './env'
 import { xpubProblem } from './xpub'
+
+// BIP32 test vector 1, chain m: the shop's published test-mode xpub.
+const TEST_XPUB =
+  'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8'
 
 // BIP32 test vector 1, chain m: the private key of the published test xpub.
 const TEST_XPRV =

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 
-import { fromRoot } from '../../src/config/paths'
-import { TS_NODE_ARGS } from '../support/nodeArgs'
+import { fromRoot } from '@shop/cms/process'
+import { TS_NODE_ARGS } from '@shop/cms/testing'
 
 /** Starts a TypeScript entry point in its own Node process with the test's settings. */
 export function spawnTs(

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { RateUnavailableError, createRateProvider } from '../../src/operations/rates/getBsvRate'
+import { RateUnavailableError, createRateProvider } from '../src/rates'
 
 // Local servers speaking the CoinGecko and CoinPaprika APIs (the network edge, not our modules).
 let gecko: { status: number; body: unknown; calls: number }

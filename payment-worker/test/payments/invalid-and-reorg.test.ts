@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../../src/collections/slugs'
-import type { Product } from '../../src/payload-types'
-import { createStaff, signedIn } from '../admin/client'
+import { slugs } from '@shop/cms/engine'
+import type { Product } from '@shop/cms/engine'
+import { createStaff, signedIn } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import { paymentsOf as paymentsOfOrder } from './support'
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../../src/collections/slugs'
-import type { Order } from '../../src/payload-types'
+import { slugs } from '@shop/cms/engine'
+import type { Order } from '@shop/cms/engine'
 import { sharedShopEnv, spawnTs } from './spawn'
 import type { PaymentsHarness } from './support'
 import { SHIPPING, startPaymentsHarness, waitFor } from './support'
@@ -12,7 +12,7 @@ let secondUrl: string
 
 beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
-  second = spawnTs('cms/test/payments/fixtures/web-process.ts', {
+  second = spawnTs('payment-worker/test/payments/fixtures/web-process.ts', {
     ...sharedShopEnv(),
     LOG_LEVEL: 'warn',
   })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { orderInfoSchema, paymentStatusSchema } from '@shop/domain'
 
-import { slugs } from '../../src/collections/slugs'
+import { slugs } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import {
   api,

@@ -101,8 +101,3 @@ export function normalizeTokenAddress(
   if (isPaymail(trimmed) || isP2PKHAddress(trimmed)) return { ok: true, value: trimmed }
   return { ok: false }
 }
-
-/** The email check of the spec: non-empty and a simple pattern. */
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
-}

@@ -6,7 +6,7 @@ import {
   MONTH_WATCH_INTERVAL_MS,
   olderOrderIntervalMs,
   WEEK_WATCH_INTERVAL_MS,
-} from './watch-interval'
+} from './interval'
 
 const HOUR = 3_600_000
 const settings = { workerSlowPollMs: 10_000, monitoringWindowHours: 24 }

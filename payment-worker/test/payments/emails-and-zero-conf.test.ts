@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../../src/collections/slugs'
-import { queueOrderShippedEmail } from '../../src/operations/email/queueOrderShippedEmail'
-import type { EmailOutbox } from '../../src/payload-types'
+import { slugs } from '@shop/cms/engine'
+import { queueOrderShippedEmail } from '@shop/cms/engine'
+import type { EmailOutbox } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import {
   api,

@@ -4,9 +4,9 @@
  */
 import path from 'node:path'
 
-import { EnvError, loadEnv } from '../../../../cms/src/config/env'
-import { createLogger } from '../../../../cms/src/server/logger'
-import { startChainSimulator } from './server'
+import { EnvError, loadEnv } from '@shop/cms/process'
+import { createLogger } from '@shop/cms/process'
+import { startChainSimulator } from '@shop/chain/simulator'
 
 async function main() {
   let env

@@ -1,5 +1,3 @@
-import type { Env } from '../../config/env'
-
 /**
  * EUR per BSV. Test mode uses the fixed rate; live mode asks CoinGecko and CoinPaprika together
  * and caches the answer for RATE_CACHE_SECONDS. A rate outside RATE_MIN_EUR..RATE_MAX_EUR is
@@ -17,17 +15,17 @@ export class RateUnavailableError extends Error {
 
 export type RateSource = { name: string; fetchRate: () => Promise<number> }
 
-export type RateSettings = Pick<
-  Env,
-  | 'rateSource'
-  | 'fixedRateEUR'
-  | 'coingeckoUrl'
-  | 'coinpaprikaUrl'
-  | 'rateCacheSeconds'
-  | 'rateMinEUR'
-  | 'rateMaxEUR'
-  | 'rateMaxSpread'
->
+/** The shop's rate settings (RATE_*, FIXED_RATE_EUR, COINGECKO_URL, COINPAPRIKA_URL). */
+export type RateSettings = {
+  rateSource: 'fixed' | 'live'
+  fixedRateEUR: number
+  coingeckoUrl: string
+  coinpaprikaUrl: string
+  rateCacheSeconds: number
+  rateMinEUR: number
+  rateMaxEUR: number
+  rateMaxSpread: number
+}
 
 const TIMEOUT_MS = 5000
 
@@ -47,7 +45,7 @@ function positive(value: unknown, source: string): number {
 }
 
 export function liveRateSources(
-  settings: Pick<Env, 'coingeckoUrl' | 'coinpaprikaUrl'>,
+  settings: Pick<RateSettings, 'coingeckoUrl' | 'coinpaprikaUrl'>,
 ): RateSource[] {
   return [
     {

@@ -1,88 +1,11 @@
 import { expect } from 'vitest'
 import type { Payload } from 'payload'
 
-import type { ChainSimulator } from '../../../payment-worker/src/chain/simulator/server'
-import { startChainSimulator } from '../../../payment-worker/src/chain/simulator/server'
-import { createWhatsOnChainClient } from '../../../payment-worker/src/chain/whatsonchain'
-import type { PaymentWorker } from '../../../payment-worker/src/worker'
-import { startPaymentWorker } from '../../../payment-worker/src/worker'
 import { slugs } from '../../src/collections/slugs'
 import type { Order, Payment } from '../../src/payload-types'
-import type { TestShop } from '../support/testShop'
-import { startTestShop } from '../support/testShop'
+import type { TestShop } from './testShop'
 
-export type PaymentsHarness = {
-  shop: TestShop
-  simulator: ChainSimulator
-  worker: PaymentWorker
-  logs: { msg: string; obj: Record<string, unknown> }[]
-  close: () => Promise<void>
-}
-
-/** A shop on a fresh SQLite file, the chain simulator, and the payment worker in this process. */
-export async function startPaymentsHarness({
-  env = {},
-  worker: startWorker = true,
-}: { env?: Record<string, string>; worker?: boolean } = {}): Promise<PaymentsHarness> {
-  const simulator = await startChainSimulator({ network: 'test' })
-  const shop = await startTestShop({
-    env: {
-      CHAIN_SOURCE: 'simulator',
-      BSV_NETWORK: 'test',
-      WOC_API_URL: simulator.wocUrl,
-      RATE_SOURCE: 'fixed',
-      FIXED_RATE_EUR: '40',
-      CONFIRMATIONS_REQUIRED: '1',
-      // Tests that move an order's expiry into the past expect it decided at once.
-      PAYMENT_GRACE_SECONDS: '0',
-      WORKER_FAST_POLL_MS: '100',
-      WORKER_SLOW_POLL_MS: '200',
-      ORDER_CREATE_RATE_LIMIT: '1000',
-      ...env,
-    },
-  })
-  const { loadEnv } = await import('../../src/config/env')
-  const settings = loadEnv()
-  const logs: PaymentsHarness['logs'] = []
-  const record = (level: string) => (obj: unknown, msg?: string) => {
-    if (typeof obj === 'string') logs.push({ msg: obj, obj: { level } })
-    else logs.push({ msg: msg ?? '', obj: { level, ...(obj as Record<string, unknown>) } })
-  }
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: () => {},
-  } as never
-  const chain = createWhatsOnChainClient({
-    baseUrl: simulator.wocUrl,
-    maxRequestsPerSecond: 200,
-    retries: 0,
-  })
-  const worker = startPaymentWorker({
-    payload: shop.payload,
-    chain,
-    logger,
-    settings: {
-      ...settings,
-      logEmails: false,
-      emailRetryBaseMs: 50,
-      webhookRetryDelaysMs: [100, 200, 400],
-    },
-    autoStart: startWorker,
-  })
-  return {
-    shop,
-    simulator,
-    worker,
-    logs,
-    close: async () => {
-      await worker.stop()
-      await shop.close()
-      await simulator.close()
-    },
-  }
-}
+/** A shop's public API, its products, orders and payments, as the tests reach them. */
 
 export async function api(
   shop: TestShop,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { payFromTestWallet } from '../../../payment-worker/src/chain/simulator/wallet'
-import { slugs } from '../../src/collections/slugs'
-import { releaseReservedStock } from '../../src/db/atomic'
-import type { DownloadToken } from '../../src/payload-types'
+import { payFromTestWallet } from '@shop/chain/simulator'
+import { slugs } from '@shop/cms/engine'
+import { releaseReservedStock } from '@shop/cms/testing'
+import type { DownloadToken } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import { paymentsOf as paymentsOfOrder } from './support'
 import {

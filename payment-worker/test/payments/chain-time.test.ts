@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { payFromTestWallet } from '../../../payment-worker/src/chain/simulator/wallet'
-import type { ChainSource } from '../../../payment-worker/src/chain/types'
-import { slugs } from '../../src/collections/slugs'
+import { payFromTestWallet } from '@shop/chain/simulator'
+import type { ChainSource } from '@shop/chain'
+import { slugs } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import { paymentsOf as paymentsOfOrder } from './support'
 import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'

@@ -4,7 +4,7 @@
  *   npm run mine                           mines one block
  * Both go through the web process's test-mode API, so they use the same wallet and simulator.
  */
-import { loadEnv } from '../../../../cms/src/config/env'
+import { loadEnv } from '../config/env'
 
 async function main() {
   const env = loadEnv()

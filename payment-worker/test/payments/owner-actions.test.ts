@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '../../src/collections/slugs'
-import type { Order, Product } from '../../src/payload-types'
-import type { AdminClient } from '../admin/client'
-import { createStaff, signedIn } from '../admin/client'
+import { slugs } from '@shop/cms/engine'
+import type { Order, Product } from '@shop/cms/engine'
+import type { AdminClient } from '@shop/cms/testing'
+import { createStaff, signedIn } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import {
   api,

@@ -1,0 +1,14 @@
+/**
+ * The shop's seam for the payment worker: the collections' slugs and types, the writer scope,
+ * and the operations a pass runs besides watching the chain (fulfilment, e-mails, webhooks).
+ * Status changes themselves go through the Orders collection (its hooks keep the rules).
+ */
+export { globalSlugs, slugs } from './collections/slugs'
+export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
+export { runInWriterScope } from './db/sqlite-client'
+export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
+export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
+export { sendPendingEmails } from './operations/email/sendPendingEmails'
+export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
+export { sendPendingWebhooks } from './operations/webhooks/webhooks'
+export type * from './payload-types'

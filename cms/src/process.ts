@@ -1,0 +1,10 @@
+/**
+ * What another process of the shop (the payment worker, the chain simulator) needs to start
+ * like the web process does: the settings, the logger, and the keep-alive.
+ */
+export { EnvError, loadEnv, TEST_XPUB } from './config/env'
+export type { Env } from './config/env'
+export { fromRoot, repoRoot } from './config/paths'
+export { createLogger } from './server/logger'
+export type { Logger } from './server/logger'
+export { holdProcessOpen } from './server/holdOpen'

@@ -1,0 +1,18 @@
+/** Test support other workspaces' tests use (`@shop/cms/testing`): a real shop on a temporary database. */
+export { startTestShop } from './testShop'
+export type { TestShop, TestShopOptions } from './testShop'
+export { TS_NODE_ARGS } from './nodeArgs'
+export { storedBookFile } from './bookFile'
+export { adminClient, createStaff, signedIn, XHR } from '../admin/client'
+export type { AdminClient } from '../admin/client'
+export { releaseReservedStock, sqlite } from '../../src/db/atomic'
+export {
+  api,
+  createOrder,
+  getOrder,
+  paymentsOf,
+  productIdOf,
+  SHIPPING,
+  waitFor,
+  waitForStatus,
+} from './shopApi'

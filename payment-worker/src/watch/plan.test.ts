@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest'
+
+import { MAX_ADDRESSES_PER_CALL } from '@shop/chain'
+
+import { batchCost, planBatches } from './plan'
+import type { Watched, WatchSettings } from './watched'
+
+const now = Date.parse('2026-11-24T12:00:00Z')
+const settings: WatchSettings = {
+  workerFastPollMs: 2_000,
+  workerSlowPollMs: 10_000,
+  monitoringWindowHours: 24,
+  graceMs: 60_000,
+}
+let next = 0
+
+/** A fresh order created a minute ago, due now, waiting in the mempool only. */
+function fresh(extra: Partial<Watched> = {}): Watched {
+  next += 1
+  return {
+    id: `fresh-${next}`,
+    address: `addr-${next}`,
+    createdAt: now - 60_000,
+    expiresAt: now + 19 * 60_000,
+    status: 'AWAITING_PAYMENT',
+    funded: false,
+    nextCheck: now,
+    mempoolOnly: true,
+    fullLookDue: false,
+    ...extra,
+  }
+}
+
+/** An order expired two hours ago, due now (a late payment may come). */
+function older(extra: Partial<Watched> = {}): Watched {
+  return fresh({
+    id: `older-${next + 1}`,
+    createdAt: now - 3 * 3_600_000,
+    expiresAt: now - 2 * 3_600_000,
+    status: 'EXPIRED',
+    ...extra,
+  })
+}
+
+const ids = (plan: { orders: Watched[] }[]) => plan.map((b) => b.orders.map((w) => w.id))
+const cost = (plan: { scope: 'all' | 'unconfirmed' }[]) =>
+  plan.reduce((n, b) => n + batchCost(b), 0)
+
+describe('the batch plan of a pass', () => {
+  it('plans nothing when nothing is due', () => {
+    const later = fresh({ nextCheck: now + 1_000 })
+    expect(planBatches({ watched: [later], now, pass: 1, callsPerPass: 6, settings })).toEqual({
+      plan: [],
+      backlog: false,
+    })
+  })
+
+  it('asks about 20 addresses per call, mempool only for fresh orders waiting for money', () => {
+    const orders = Array.from({ length: 45 }, () => fresh())
+    const { plan, backlog } = planBatches({
+      watched: orders,
+      now,
+      pass: 1,
+      callsPerPass: 6,
+      settings,
+    })
+    expect(plan.map((b) => [b.scope, b.orders.length])).toEqual([
+      ['unconfirmed', MAX_ADDRESSES_PER_CALL],
+      ['unconfirmed', MAX_ADDRESSES_PER_CALL],
+      ['unconfirmed', 5],
+    ])
+    expect(backlog).toBe(false)
+  })
+
+  it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
+    const afterBlock = fresh({ fullLookDue: true })
+    const detected = fresh({ status: 'PAYMENT_DETECTED' })
+    const waiting = fresh()
+    const expired = older()
+    const { plan } = planBatches({
+      watched: [afterBlock, detected, waiting, expired],
+      now,
+      pass: 1,
+      callsPerPass: 10,
+      settings,
+    })
+    expect(plan).toEqual([
+      { scope: 'all', orders: [afterBlock, detected] },
+      { scope: 'unconfirmed', orders: [waiting] },
+      { scope: 'all', orders: [expired] },
+    ])
+    expect(cost(plan)).toBe(5)
+  })
+
+  it('serves fresh orders and the owner’s re-checks before older orders, within the budget', () => {
+    const old = Array.from({ length: 30 }, (_, i) => older({ nextCheck: now - 1_000 * (30 - i) }))
+    const asked = older({ id: 'asked', recheck: true, nextCheck: now })
+    const fresh40 = Array.from({ length: 40 }, () => fresh())
+    const { plan, backlog } = planBatches({
+      watched: [...old, asked, ...fresh40],
+      now,
+      pass: 1,
+      callsPerPass: 4,
+      settings,
+    })
+    // The re-check (a full look, 2 calls) and the first 20 fresh orders (1 call) fit; the
+    // second batch of fresh ones fits too; the older ones wait.
+    expect(plan.map((b) => b.scope)).toEqual(['all', 'unconfirmed', 'unconfirmed'])
+    expect(plan[0]!.orders.map((w) => w.id)).toEqual(['asked'])
+    expect(cost(plan)).toBe(4)
+    expect(backlog).toBe(true)
+  })
+
+  it('keeps a share for older orders every third pass, the longest waiting first', () => {
+    const old = [
+      older({ id: 'waited-less', nextCheck: now - 1_000 }),
+      older({ id: 'waited-most', nextCheck: now - 60_000 }),
+    ]
+    const rush = Array.from({ length: 100 }, () => fresh())
+    const plan = (pass: number) =>
+      planBatches({ watched: [...rush, ...old], now, pass, callsPerPass: 3, settings }).plan
+    expect(ids(plan(1)).flat()).not.toContain('waited-most')
+    expect(ids(plan(2)).flat()).not.toContain('waited-most')
+    const third = plan(3)
+    expect(ids(third)[0]).toEqual(['waited-most', 'waited-less'])
+    // The share is taken first; the fresh orders get what is left of the budget.
+    expect(third.slice(1).map((b) => b.scope)).toEqual(['unconfirmed'])
+  })
+
+  it('never spends more than the budget, however many orders are due', () => {
+    const many = [
+      ...Array.from({ length: 500 }, () => fresh()),
+      ...Array.from({ length: 500 }, () => fresh({ fullLookDue: true })),
+      ...Array.from({ length: 500 }, () => older()),
+    ]
+    for (const callsPerPass of [2, 3, 7, 30])
+      for (const pass of [1, 2, 3]) {
+        const { plan, backlog } = planBatches({ watched: many, now, pass, callsPerPass, settings })
+        expect(cost(plan)).toBeLessThanOrEqual(Math.max(callsPerPass, 2))
+        expect(plan.length).toBeGreaterThan(0)
+        expect(backlog).toBe(true)
+      }
+  })
+})

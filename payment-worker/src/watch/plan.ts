@@ -1,0 +1,68 @@
+import type { HistoryScope } from '@shop/chain'
+import { MAX_ADDRESSES_PER_CALL } from '@shop/chain'
+
+import type { Watched, WatchSettings } from './watched'
+import { isFresh, scopeOf } from './watched'
+
+/**
+ * The batches of one pass (a pure function): which due orders are asked about, in which calls,
+ * within the pass's budget of chain calls.
+ * - Fresh orders and the owner's re-checks first; older orders after them.
+ * - One call covers up to 20 addresses; a full look ('all': confirmed and unconfirmed) costs two
+ *   calls, a mempool-only look one.
+ * - Older orders get one batch every OLD_SHARE_EVERY_PASSES passes even when fresh ones would use
+ *   the whole budget, so a rush of new orders never stops late payments from being seen.
+ */
+export type Batch = { scope: HistoryScope; orders: Watched[] }
+
+/** Older orders get one batch every this many passes when fresh ones use the whole budget. */
+export const OLD_SHARE_EVERY_PASSES = 3
+
+export const batchCost = (batch: Pick<Batch, 'scope'>) => (batch.scope === 'all' ? 2 : 1)
+
+export function planBatches({
+  watched,
+  now,
+  pass,
+  callsPerPass,
+  settings,
+}: {
+  watched: Iterable<Watched>
+  now: number
+  /** The pass's number (1, 2, ...): older orders' share comes every third pass. */
+  pass: number
+  callsPerPass: number
+  settings: WatchSettings
+}): { plan: Batch[]; backlog: boolean } {
+  const due = [...watched]
+    .filter((w) => w.nextCheck <= now)
+    .sort((a, b) => a.nextCheck - b.nextCheck)
+  const first = (w: Watched) => isFresh(w, now, settings) || w.recheck === true
+  const batchesOf = (list: Watched[]) => {
+    const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
+    for (const w of list) byScope[scopeOf(w, now, settings)].push(w)
+    const batches: Batch[] = []
+    for (const scope of ['all', 'unconfirmed'] as const)
+      for (let i = 0; i < byScope[scope].length; i += MAX_ADDRESSES_PER_CALL)
+        batches.push({ scope, orders: byScope[scope].slice(i, i + MAX_ADDRESSES_PER_CALL) })
+    return batches
+  }
+  const freshBatches = batchesOf(due.filter(first))
+  const olderBatches = batchesOf(due.filter((w) => !first(w)))
+  const plan: Batch[] = []
+  let budget = callsPerPass
+  const take = (batches: Batch[]) => {
+    while (batches.length > 0 && batchCost(batches[0]!) <= budget) {
+      budget -= batchCost(batches[0]!)
+      plan.push(batches.shift()!)
+    }
+  }
+  if (olderBatches.length > 0 && pass % OLD_SHARE_EVERY_PASSES === 0) {
+    const share = olderBatches.shift()!
+    plan.push(share)
+    budget -= batchCost(share)
+  }
+  take(freshBatches)
+  take(olderBatches)
+  return { plan, backlog: freshBatches.length + olderBatches.length > 0 }
+}

@@ -1,0 +1,66 @@
+import type { HistoryScope } from '@shop/chain'
+import { OPEN_ORDER_STATUSES } from '@shop/domain'
+
+import { olderOrderIntervalMs } from './interval'
+
+/**
+ * What the worker keeps in memory about a watched order, and the pure rules that read it: is it
+ * fresh, what look does it need, when is it looked at next. No I/O, no clock: `now` is passed.
+ */
+export type Watched = {
+  id: string
+  address: string
+  createdAt: number
+  expiresAt: number
+  status: string
+  /** Money has arrived: confirmations matter, so each new block triggers a full look. */
+  funded: boolean
+  nextCheck: number
+  /** Looked at in the mempool only since the last block. */
+  mempoolOnly: boolean
+  /** A new block came: the next look must include confirmed transactions. */
+  fullLookDue: boolean
+  /** The address's transactions (txid@height) at the last look that reached the database. */
+  recorded?: string
+  /** The owner asked for a look: it is done first, and the request cleared after it. */
+  recheck?: boolean
+}
+
+export type WatchSettings = {
+  workerFastPollMs: number
+  workerSlowPollMs: number
+  monitoringWindowHours: number
+  /** PAYMENT_GRACE_SECONDS in milliseconds. */
+  graceMs: number
+}
+
+/** An order is fresh for its first 15 minutes while it waits for payment. */
+export const FRESH_ORDER_MS = 15 * 60_000
+
+export const isOpen = (status: string) =>
+  (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
+
+/** Expiry plus the grace period: only a look begun after it can expire the order. */
+export const deadlineOf = (w: Pick<Watched, 'expiresAt'>, settings: WatchSettings) =>
+  w.expiresAt + settings.graceMs
+
+export const isFresh = (w: Watched, now: number, settings: WatchSettings) =>
+  isOpen(w.status) && now < deadlineOf(w, settings) && now - w.createdAt < FRESH_ORDER_MS
+
+/** A fresh order waiting for its first payment is looked for in the mempool only (one call). */
+export const scopeOf = (w: Watched, now: number, settings: WatchSettings): HistoryScope =>
+  isFresh(w, now, settings) && !w.fullLookDue && w.status !== 'PAYMENT_DETECTED'
+    ? 'unconfirmed'
+    : 'all'
+
+/** How long until the order is looked at again. */
+export function intervalFor(w: Watched, now: number, settings: WatchSettings): number {
+  const deadline = deadlineOf(w, settings)
+  let interval: number
+  if (w.status === 'PAYMENT_DETECTED') interval = settings.workerSlowPollMs
+  else if (isFresh(w, now, settings)) interval = settings.workerFastPollMs
+  else interval = olderOrderIntervalMs({ createdAt: w.createdAt, deadline }, now, settings)
+  // An open order is looked at again the moment its deadline passes.
+  if (isOpen(w.status) && deadline > now) interval = Math.min(interval, deadline - now)
+  return interval
+}
