@@ -3,6 +3,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY domain/package.json domain/
+COPY chain/package.json chain/
 COPY cms/package.json cms/
 COPY storefront/package.json storefront/
 COPY payment-worker/package.json payment-worker/
