@@ -60,6 +60,7 @@ const COLLECTIONS: Record<string, Row> = {
   // Written by the payment engine only.
   [slugs.payments]: row(adminOnly, nobody),
   [slugs.counters]: row(adminOnly, nobody),
+  [slugs.leases]: row(adminOnly, nobody),
   [slugs.emailOutbox]: row(adminOnly, nobody),
   [slugs.webhookDeliveries]: row(adminOnly, nobody),
   [slugs.downloadTokens]: { read: adminOnly, create: nobody, update: adminOnly, delete: nobody },

@@ -1,7 +1,9 @@
 // Runs a TypeScript entry point: `node scripts/run-ts.mjs <entry.ts> [args...]`.
 //
-// The entry and the shop's own modules are bundled by esbuild into one ES module; packages stay
-// external and load through Node's own loader (no module hooks thread, no per-file transpiling).
+// A development tool: the entry and the shop's own modules are bundled by esbuild into one ES
+// module (esbuild-options.mjs, as the production bundle is); packages stay external and load
+// through Node's own loader (no module hooks thread, no per-file transpiling). Production runs
+// the prebuilt bundle in dist/ instead (build-bundle.mjs).
 //
 // Start it with `node --conditions=production`: Lexical's packages (Payload's rich text) resolve
 // by default to `*.node.mjs` files that pick their build with a top-level `await import()`, and
@@ -11,26 +13,16 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 
 import { build } from 'esbuild'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+import { esbuildOptions, root } from './esbuild-options.mjs'
+
 const entry = process.argv[2]
 if (!entry) {
   console.error('usage: node scripts/run-ts.mjs <entry.ts> [args...]')
   process.exit(2)
-}
-
-// Bare imports stay external, except the shop's own workspaces, which are TypeScript sources.
-const externalPackages = {
-  name: 'external-packages',
-  setup(builder) {
-    builder.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@shop/') || path.isAbsolute(args.path)) return undefined
-      return { path: args.path, external: true }
-    })
-  },
 }
 
 const entryPath = path.resolve(entry)
@@ -46,17 +38,8 @@ const keepAlive = setInterval(() => undefined, 1 << 30)
 await build({
   entryPoints: [entryPath],
   outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
+  ...esbuildOptions,
   sourcemap: 'inline',
-  logLevel: 'error',
-  tsconfig: path.join(root, 'cms/tsconfig.json'),
-  plugins: [externalPackages],
-  banner: {
-    js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",
-  },
 })
 
 // The entry sees its own arguments as if it had been started directly.

@@ -4,6 +4,7 @@ import sharp from 'sharp'
 
 import { resolvePayloadSecret } from './bootstrap/secret'
 import { Counters } from './collections/Counters'
+import { Leases } from './collections/Leases'
 import { DigitalFiles } from './collections/DigitalFiles'
 import { Documents } from './collections/Documents'
 import { EmailOutbox } from './collections/EmailOutbox'
@@ -49,6 +50,7 @@ export default buildConfig({
     Payments,
     DownloadTokens,
     Counters,
+    Leases,
     EmailOutbox,
     WebhookDeliveries,
     Media,

@@ -6,6 +6,9 @@ import { EnvError, loadEnv } from '@shop/cms/process'
 import { holdProcessOpen } from '@shop/cms/process'
 import { createLogger } from '@shop/cms/process'
 import { createWhatsOnChainClient } from '@shop/chain'
+import os from 'node:os'
+
+import { createLeaseHolder } from './lease'
 import { startPaymentWorker } from './worker'
 
 async function main() {
@@ -31,11 +34,18 @@ async function main() {
     maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
   })
   release()
+  const lease = createLeaseHolder({
+    payload,
+    holder: `${os.hostname()}:${process.pid}`,
+    ttlMs: env.workerLeaseSeconds * 1000,
+    logger,
+  })
   const worker = startPaymentWorker({
     payload,
     chain,
     logger,
     settings: { ...env, logEmails: !env.smtp.host },
+    lease,
   })
   logger.info(
     {

@@ -12,6 +12,7 @@ import {
   slugs,
 } from '@shop/cms/engine'
 import type { Env } from '@shop/cms/process'
+import type { LeaseHolder } from './lease'
 import { recordPayments, settleOrder } from './process-order'
 import { lateWatchMs } from './watch/interval'
 import type { Batch } from './watch/plan'
@@ -100,6 +101,13 @@ const historyKey = (transactions: readonly AddressTransaction[]) =>
     .sort()
     .join(',')
 
+/** The lease ran out during a pass (the process stalled): another worker may be running. */
+class LeaseLostError extends Error {
+  constructor() {
+    super('the worker lease was lost during a pass; standing by')
+  }
+}
+
 export function startPaymentWorker({
   payload,
   chain,
@@ -107,6 +115,7 @@ export function startPaymentWorker({
   logger,
   autoStart = true,
   clock = Date.now,
+  lease,
 }: {
   payload: Payload
   chain: ChainSource
@@ -118,6 +127,8 @@ export function startPaymentWorker({
    * see what happens hours or days later; payments are still judged by the chain's times.
    */
   clock?: () => number
+  /** Runs passes only while it holds this lease (lease.ts); without one, always. */
+  lease?: LeaseHolder
 }): PaymentWorker {
   const watch = new Map<string, Watched>()
   let lastFullReload = 0
@@ -310,6 +321,7 @@ export function startPaymentWorker({
       batch.scope,
     )
     for (const w of batch.orders) {
+      if (lease?.lost()) throw new LeaseLostError()
       const now = clock()
       const transactions = histories.get(w.address) ?? []
       const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
@@ -414,6 +426,7 @@ export function startPaymentWorker({
       backlog = false
     }
 
+    if (lease?.lost()) throw new LeaseLostError()
     await sendPendingEmails({
       payload,
       publicUrl: settings.publicUrl,
@@ -429,8 +442,21 @@ export function startPaymentWorker({
     })
   }
 
+  /** Standing by while another worker holds the lease: what it knew may be stale on takeover. */
+  let standingBy = false
+
   async function runOnce() {
     try {
+      if (lease && !(await lease.hold())) {
+        standingBy = true
+        return
+      }
+      if (standingBy) {
+        standingBy = false
+        watch.clear()
+        lastFullReload = 0
+        lastTip = -1
+      }
       await runInWriterScope(pass)
       if (failures > 0) logger.info({ failures }, 'payment worker recovered')
       failures = 0
@@ -446,11 +472,13 @@ export function startPaymentWorker({
 
   // More is due than one pass may ask: go on at once (the client still spaces the calls).
   const delay = () =>
-    failures === 0
-      ? backlog
-        ? 0
-        : settings.workerFastPollMs
-      : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
+    standingBy && lease
+      ? lease.renewEveryMs
+      : failures === 0
+        ? backlog
+          ? 0
+          : settings.workerFastPollMs
+        : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
 
   const schedule = () => {
     if (stopped) return
@@ -476,6 +504,7 @@ export function startPaymentWorker({
       stopped = true
       clearTimeout(timer)
       await running
+      await lease?.release()
     },
   }
 }

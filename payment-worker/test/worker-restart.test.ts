@@ -33,6 +33,8 @@ const runCrashingWorker = async (crashAt: string) => {
   const worker = spawnTs('payment-worker/src/main.ts', {
     ...sharedShopEnv(),
     LOG_LEVEL: 'warn',
+    // The crashed worker's lease runs out before the next one can start its passes.
+    WORKER_LEASE_SECONDS: '2',
     WORKER_CRASH_AT: crashAt,
   })
   const code = await Promise.race([

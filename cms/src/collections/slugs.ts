@@ -13,6 +13,7 @@ export const slugs = {
   payments: 'payments',
   emailOutbox: 'email-outbox',
   webhookDeliveries: 'webhook-deliveries',
+  leases: 'leases',
 } as const
 
 export const globalSlugs = {

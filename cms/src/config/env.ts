@@ -69,6 +69,7 @@ const schema = z.object({
   WOC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
+  WORKER_LEASE_SECONDS: intFrom(10, 2),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
   MAX_OPEN_ORDERS_PER_CLIENT: intFrom(5, 1),
   MAX_OPEN_ORDERS_PER_EMAIL: intFrom(3, 1),
@@ -152,6 +153,8 @@ export type Env = {
   /** Poll interval for orders younger than 15 minutes, and for older ones. */
   workerFastPollMs: number
   workerSlowPollMs: number
+  /** One worker runs at a time; a standby takes over this long after the active one dies. */
+  workerLeaseSeconds: number
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
   /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
@@ -293,6 +296,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       e.WOC_MAX_REQUESTS_PER_SECOND ?? (chainSource === 'simulator' ? 50 : e.WOC_API_KEY ? 10 : 3),
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
+    workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
     maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
     maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,

@@ -5,6 +5,7 @@ import * as migration_20261124_012625_orders_client_key from './20261124_012625_
 import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_staff_no_lockout'
 import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions'
 import * as migration_20261124_084335_webhook_deliveries from './20261124_084335_webhook_deliveries'
+import * as migration_20261124_110618_worker_lease from './20261124_110618_worker_lease'
 
 export const migrations = [
   {
@@ -41,5 +42,10 @@ export const migrations = [
     up: migration_20261124_084335_webhook_deliveries.up,
     down: migration_20261124_084335_webhook_deliveries.down,
     name: '20261124_084335_webhook_deliveries',
+  },
+  {
+    up: migration_20261124_110618_worker_lease.up,
+    down: migration_20261124_110618_worker_lease.down,
+    name: '20261124_110618_worker_lease',
   },
 ]

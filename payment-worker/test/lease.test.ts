@@ -1,0 +1,120 @@
+import type { ChildProcess } from 'node:child_process'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { claimLease, releaseLease, slugs } from '@shop/cms/engine'
+import { WORKER_LEASE } from '../src/lease'
+import { sharedShopEnv, spawnTs } from './payments/spawn'
+import type { PaymentsHarness } from './payments/support'
+import {
+  api,
+  createOrder,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+  waitForStatus,
+} from './payments/support'
+
+/**
+ * One worker at a time (issue 16, finding 4): two worker processes on one database, one runs
+ * passes, the other waits; killed, the active one is replaced within the lease's time.
+ */
+const LEASE_SECONDS = 3
+let h: PaymentsHarness
+let pdfId: number
+const workers: { child: ChildProcess; output: () => string; exited: Promise<number | null> }[] = []
+
+beforeAll(async () => {
+  h = await startPaymentsHarness({ worker: false, env: { CONFIRMATIONS_REQUIRED: '0' } })
+  pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+})
+
+afterAll(async () => {
+  for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL')
+  await h?.close()
+})
+
+const startWorker = () => {
+  const worker = spawnTs('payment-worker/src/main.ts', {
+    ...sharedShopEnv(),
+    LOG_LEVEL: 'info',
+    WORKER_LEASE_SECONDS: String(LEASE_SECONDS),
+  })
+  workers.push(worker)
+  return worker
+}
+const holds = (w: { output: () => string }) =>
+  w.output().includes('payment worker holds the lease: running passes')
+const standsBy = (w: { output: () => string }) =>
+  w.output().includes('another payment worker holds the lease')
+
+describe('the worker lease', () => {
+  it('is held by one claimant at a time, renewed by its holder, free once it runs out or is given up', async () => {
+    const { payload } = h.shop
+    const name = 'lease-test'
+    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 60_000 })).toBe(true)
+    expect(await claimLease({ payload, name, holder: 'b', ttlMs: 60_000 })).toBe(false)
+    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 200 })).toBe(true)
+    // Concurrent claims after it ran out: exactly one wins.
+    await waitFor(async () => {
+      const [lease] = (
+        await payload.find({ collection: slugs.leases, where: { name: { equals: name } } })
+      ).docs
+      return lease && new Date(lease.expiresAt).getTime() < Date.now()
+    })
+    const claims = await Promise.all(
+      ['c', 'd', 'e', 'f'].map((holder) => claimLease({ payload, name, holder, ttlMs: 60_000 })),
+    )
+    expect(claims.filter(Boolean)).toHaveLength(1)
+    const winner = ['c', 'd', 'e', 'f'][claims.indexOf(true)]!
+    await releaseLease({ payload, name, holder: 'someone else' })
+    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBe(false)
+    await releaseLease({ payload, name, holder: winner })
+    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBe(true)
+  })
+
+  it('lets one of two workers run; the standby takes over within the lease time when it is killed', async () => {
+    const first = startWorker()
+    await waitFor(async () => holds(first), { timeoutMs: 60_000 })
+    const second = startWorker()
+    await waitFor(async () => standsBy(second), { timeoutMs: 60_000 })
+
+    // The active worker serves orders; the standby does nothing meanwhile.
+    const before = await createOrder(h.shop, pdfId)
+    expect((await api(h.shop, `/api/test-mode/orders/${before}/pay`, { body: {} })).status).toBe(
+      200,
+    )
+    await waitForStatus(h.shop.payload, before, 'PAID', 30_000)
+    expect(holds(second)).toBe(false)
+    const [lease] = (
+      await h.shop.payload.find({
+        collection: slugs.leases,
+        where: { name: { equals: WORKER_LEASE } },
+      })
+    ).docs
+    expect(lease?.holder).toBe(`${lease?.holder.split(':')[0]}:${first.child.pid}`)
+
+    first.child.kill('SIGKILL')
+    const killedAt = Date.now()
+    await first.exited
+    await waitFor(async () => holds(second), { timeoutMs: 30_000, intervalMs: 50 })
+    const takeover = Date.now() - killedAt
+    console.log(`[lease] the standby took over ${takeover} ms after the active worker was killed`)
+    expect(takeover).toBeLessThanOrEqual((LEASE_SECONDS + LEASE_SECONDS / 3 + 2) * 1000)
+
+    const after = await createOrder(h.shop, pdfId)
+    expect((await api(h.shop, `/api/test-mode/orders/${after}/pay`, { body: {} })).status).toBe(200)
+    await waitForStatus(h.shop.payload, after, 'PAID', 30_000)
+
+    // A clean stop gives the lease up at once: no standby waits for it to run out.
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+    const [given] = (
+      await h.shop.payload.find({
+        collection: slugs.leases,
+        where: { name: { equals: WORKER_LEASE } },
+      })
+    ).docs
+    expect(new Date(given!.expiresAt).getTime()).toBeLessThan(Date.now())
+  })
+})
