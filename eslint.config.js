@@ -52,6 +52,13 @@ export default tseslint.config(
     },
   })),
   {
+    // Run by mongosh (deploy/), which provides these.
+    files: ['deploy/**/*.js'],
+    languageOptions: {
+      globals: { rs: 'readonly', db: 'readonly', print: 'readonly', sleep: 'readonly' },
+    },
+  },
+  {
     files: ['storefront/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

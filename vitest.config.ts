@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
 
-/** One Vitest run, seven projects; `npm test` runs them after lint, typecheck and build. */
+/** One Vitest run, eight projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
   test: {
     // Vitest's default on these 2-core machines is one file at a time; most files wait on
@@ -60,6 +60,18 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // The production bundle installed and run as the image runs it (issue 16).
+          name: 'production',
+          include: ['production/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
         },
       },
       {

@@ -1,6 +1,8 @@
 // `npm start`: builds what is missing or stale, then runs the shop's processes together:
 // the web process, the payment worker and, in test mode, the local chain simulator.
 // `npm run dev` does the same with Vite's dev server and Next in dev mode.
+// With NODE_ENV=production it runs the compiled bundle (dist/, as the image does), built first
+// when the sources are here and newer.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -30,7 +32,8 @@ function newestMtime(target) {
 function buildIfStale({ name, output, sources, command, buildEnv = {} }) {
   const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0
   const changed = Math.max(...sources.map((s) => newestMtime(path.join(root, s))))
-  if (built >= changed) return
+  // An installed bundle (the image) has no sources: it runs what it was built with.
+  if (built >= changed || (built > 0 && changed === 0)) return
   console.log(`[start] building ${name} (${built ? 'sources changed' : 'first run'})...`)
   execFileSync('npm', ['run', ...command], {
     cwd: root,
@@ -67,15 +70,23 @@ if (!dev) {
     ],
     command: ['build', '-w', 'cms'],
   })
+  if (production)
+    buildIfStale({
+      name: 'the production bundle',
+      output: path.join(root, 'dist/web.mjs'),
+      sources: ['cms/src', 'payment-worker/src', 'chain/src', 'domain/src'],
+      command: ['exec', '--', 'node', 'scripts/build-bundle.mjs'],
+    })
 }
 
-// TypeScript entries run through scripts/run-ts.mjs (esbuild, then Node's own loader).
+// Production runs the compiled bundle; test mode runs the TypeScript entries through
+// scripts/run-ts.mjs (esbuild, then Node's own loader).
 // --optimize-for-size: V8 keeps its heap near the live size (decision 006).
-const tsx = [
-  '--optimize-for-size',
-  '--conditions=production',
-  path.join(root, 'scripts/run-ts.mjs'),
-]
+const nodeArgs = ['--optimize-for-size', '--conditions=production']
+const entry = (name, source) =>
+  production
+    ? [...nodeArgs, path.join(root, 'dist', `${name}.mjs`)]
+    : [...nodeArgs, path.join(root, 'scripts/run-ts.mjs'), path.join(root, source)]
 const port = Number(process.env.PORT ?? 3000)
 const children = []
 let stopping = false
@@ -127,14 +138,13 @@ if (
   (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' &&
   fs.existsSync(simulator)
 ) {
-  run('chain-simulator', [...tsx, simulator])
+  run('chain-simulator', entry('chain-simulator', 'payment-worker/src/chain-simulator.ts'))
 }
 // The web process prepares the database (schema push in test mode, migrations in production);
 // the worker starts once it answers, and never pushes the schema itself.
-const web = run('web', [...tsx, 'cms/src/server/main.ts', ...(dev ? ['--dev'] : [])])
-const worker = path.join(root, 'payment-worker/src/main.ts')
-if (fs.existsSync(worker) && (await waitForWeb(web))) {
-  run('worker', [...tsx, worker], { DB_PUSH: 'false' })
+const web = run('web', [...entry('web', 'cms/src/server/main.ts'), ...(dev ? ['--dev'] : [])])
+if (await waitForWeb(web)) {
+  run('worker', entry('worker', 'payment-worker/src/main.ts'), { DB_PUSH: 'false' })
 }
 if (dev) {
   children.push(

@@ -62,7 +62,8 @@ if (checks.includes(false)) {
 // Vitest runs its projects one after another (each with its own pool), and the browser and
 // hardening files one at a time: on these 2-core machines that left a core idle for minutes.
 // So: the unit, component and integration projects beside the browser tests, then the hardening
-// suite alone (its load and fault numbers want a quiet machine).
+// suite alone (its load and fault numbers want a quiet machine). The production bundle's test
+// uses what the build step above built.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects) {
   const report = path.join(reports, `${label}.json`)
@@ -98,11 +99,15 @@ function vitest(label, projects) {
 }
 
 const started = Date.now()
-const first = await Promise.all([
+const [unitIntegration, ...browserAndProduction] = await Promise.all([
   vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
-  vitest('browser', ['e2e']),
-])
-const results = [...first, await vitest('hardening', ['hardening'])]
+  // The production bundle (installed and run behind Caddy) after the browser tests.
+  vitest('browser', ['e2e']).then(async (browser) => [
+    browser,
+    await vitest('production', ['production']),
+  ]),
+]).then(([a, b]) => [a, ...b])
+const results = [unitIntegration, ...browserAndProduction, await vitest('hardening', ['hardening'])]
 const passed = results.reduce((n, r) => n + r.passed, 0)
 const failed = results.reduce((n, r) => n + r.failed, 0)
 const skipped = results.reduce((n, r) => n + r.skipped, 0)

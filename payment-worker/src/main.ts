@@ -8,6 +8,7 @@ import { createLogger } from '@shop/cms/process'
 import { createWhatsOnChainClient } from '@shop/chain'
 import os from 'node:os'
 
+import { heartbeatWriter } from './heartbeat'
 import { createLeaseHolder } from './lease'
 import { startPaymentWorker } from './worker'
 
@@ -46,6 +47,7 @@ async function main() {
     logger,
     settings: { ...env, logEmails: !env.smtp.host },
     lease,
+    onHeartbeat: heartbeatWriter(env.dataDir),
   })
   logger.info(
     {

@@ -116,6 +116,7 @@ export function startPaymentWorker({
   autoStart = true,
   clock = Date.now,
   lease,
+  onHeartbeat,
 }: {
   payload: Payload
   chain: ChainSource
@@ -129,6 +130,8 @@ export function startPaymentWorker({
   clock?: () => number
   /** Runs passes only while it holds this lease (lease.ts); without one, always. */
   lease?: LeaseHolder
+  /** Called after each successful pass, or lease check while standing by (heartbeat.ts). */
+  onHeartbeat?: (role: 'active' | 'standby') => void
 }): PaymentWorker {
   const watch = new Map<string, Watched>()
   let lastFullReload = 0
@@ -449,6 +452,7 @@ export function startPaymentWorker({
     try {
       if (lease && !(await lease.hold())) {
         standingBy = true
+        onHeartbeat?.('standby')
         return
       }
       if (standingBy) {
@@ -458,6 +462,7 @@ export function startPaymentWorker({
         lastTip = -1
       }
       await runInWriterScope(pass)
+      onHeartbeat?.('active')
       if (failures > 0) logger.info({ failures }, 'payment worker recovered')
       failures = 0
     } catch (error) {

@@ -12,6 +12,7 @@ import { downloadRouter } from '../api/download'
 import { productsRouter } from '../api/products'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
+import { slugs } from '../collections/slugs'
 import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
@@ -99,8 +100,16 @@ export function createApp({
 
   app.use(noStoreForPrivateAnswers)
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true })
+  // For the proxy and the container's healthcheck: the process answers and its database does.
+  app.get('/healthz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store')
+    try {
+      await payload.count({ collection: slugs.counters, overrideAccess: true })
+      res.json({ ok: true, database: 'ok' })
+    } catch (error) {
+      logger.error({ err: error }, 'health check: the database does not answer')
+      res.status(503).json({ ok: false, database: 'unreachable' })
+    }
   })
 
   app.use('/api', storefrontCsp, apiRouter({ payload, logger }))

@@ -1,0 +1,502 @@
+import type { ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { Agent, FormData, fetch as httpsFetch } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createWhatsOnChainClient } from '@shop/chain'
+import { mineOnSimulator, payFromTestWallet } from '@shop/chain/simulator'
+import type { Mail } from './support/outside'
+import { freePort, startRateSources, startSmtpServer } from './support/outside'
+
+/**
+ * The production bundle on this machine, as the image runs it (issue 16, part 8): built once
+ * (`npm run build`), packed and installed with production dependencies only into a directory
+ * its user cannot write, run as an unprivileged user with NODE_ENV=production on SQLite in a
+ * data directory, behind Caddy with its internal TLS certificate. The chain is the simulator run
+ * standalone (WOC_API_URL), the rates come from local CoinGecko and CoinPaprika servers, e-mail
+ * goes to a local SMTP server.
+ */
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-production-'))
+const app = path.join(work, 'app')
+const data = path.join(work, 'data')
+const home = path.join(work, 'home')
+const USER = 'shopprod'
+// BIP32 test vector 2 (not the published test-mode key, which production refuses).
+const XPUB =
+  'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB'
+const OWNER = { email: 'owner@example.com', password: 'Lantern-orchard-velvet-9021' }
+const EUR_PER_BSV = 40
+
+type Proc = {
+  name: string
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+}
+const procs: Proc[] = []
+let asUser: string[] = []
+let shopEnv: Record<string, string> = {}
+let httpsBase = ''
+let httpBase = ''
+let wocUrl = ''
+let dispatcher: Agent
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+let rates: Awaited<ReturnType<typeof startRateSources>>
+let marker = 0
+const measured: Record<string, string> = {}
+
+function start(name: string, command: string[], env: Record<string, string>, cwd = app): Proc {
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+  const proc = { name, child, output: () => output, exited }
+  procs.push(proc)
+  return proc
+}
+
+async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const started = Date.now()
+  for (;;) {
+    try {
+      const value = await check()
+      if (value) return value
+    } catch {
+      // not yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Over HTTPS through Caddy, trusting only Caddy's local certificate authority. */
+const shop = (pathname: string, init: Parameters<typeof httpsFetch>[1] = {}) =>
+  httpsFetch(`${httpsBase}${pathname}`, { ...init, dispatcher })
+
+const rssKb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+
+const nodeArgs = ['node', '--optimize-for-size', '--conditions=production']
+
+beforeAll(async () => {
+  // Install as the image does: the packed bundle, then production dependencies only.
+  for (const built of ['dist/web.mjs', 'cms/.next/BUILD_ID', 'storefront/dist/index.html'])
+    if (!fs.existsSync(path.join(repo, built)))
+      throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`)
+  execFileSync('node', [path.join(repo, 'scripts/pack-bundle.mjs'), app], { stdio: 'pipe' })
+  const installStarted = Date.now()
+  execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: app,
+    stdio: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production', npm_config_loglevel: 'error' },
+  })
+  measured.install = `${((Date.now() - installStarted) / 1000).toFixed(0)} s`
+  measured.size = execFileSync('du', ['-sh', app]).toString().split('\t')[0]!
+  measured.nodeModules = execFileSync('du', ['-sh', path.join(app, 'node_modules')])
+    .toString()
+    .split('\t')[0]!
+
+  // The user: unprivileged, owning only the data directory and its home (the image's /tmp).
+  fs.mkdirSync(data)
+  fs.mkdirSync(home)
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('id', ['-u', USER], { stdio: 'pipe' })
+    } catch {
+      execFileSync('useradd', [
+        '--system',
+        '--no-create-home',
+        '--shell',
+        '/usr/sbin/nologin',
+        USER,
+      ])
+    }
+    const uid = execFileSync('id', ['-u', USER]).toString().trim()
+    const gid = execFileSync('id', ['-g', USER]).toString().trim()
+    execFileSync('chown', ['-R', `${uid}:${gid}`, data, home])
+    execFileSync('chmod', ['-R', 'go-w', app])
+    fs.chmodSync(work, 0o755)
+    asUser = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--']
+  } else {
+    // Not root: the install is made read-only for ourselves instead.
+    execFileSync('chmod', ['-R', 'a-w', app])
+  }
+
+  // The outside world.
+  smtp = await startSmtpServer()
+  rates = await startRateSources(EUR_PER_BSV)
+  const simulatorPort = await freePort()
+  const simulator = start(
+    'chain-simulator',
+    [...nodeArgs, path.join(repo, 'dist/chain-simulator.mjs')],
+    {
+      NODE_ENV: 'test',
+      SIMULATOR_PORT: String(simulatorPort),
+      BSV_NETWORK: 'test',
+      DATA_DIR: path.join(work, 'simulator'),
+      DATABASE_URI: `file:${path.join(work, 'simulator', 'unused.db')}`,
+      LOG_LEVEL: 'warn',
+    },
+    repo,
+  )
+  wocUrl = `http://127.0.0.1:${simulatorPort}/v1/bsv/test`
+  await waitFor('the chain simulator', async () => (await fetch(`${wocUrl}/chain/info`)).ok).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}\n${simulator.output()}`)
+    },
+  )
+
+  // Caddy in front, with the repository's Caddyfile and its local certificate authority.
+  const webPort = await freePort()
+  const httpsPort = await freePort()
+  const httpPort = await freePort()
+  const caddyHome = path.join(work, 'caddy')
+  const caddy = start(
+    'caddy',
+    ['caddy', 'run', '--config', path.join(repo, 'deploy/Caddyfile'), '--adapter', 'caddyfile'],
+    {
+      HOME: caddyHome,
+      XDG_DATA_HOME: path.join(caddyHome, 'data'),
+      XDG_CONFIG_HOME: path.join(caddyHome, 'config'),
+      SHOP_DOMAIN: `localhost:${httpsPort}`,
+      SHOP_UPSTREAM: `127.0.0.1:${webPort}`,
+      CADDY_GLOBAL: [
+        'local_certs',
+        'skip_install_trust',
+        'admin off',
+        `http_port ${httpPort}`,
+        `https_port ${httpsPort}`,
+      ].join('\n'),
+    },
+    repo,
+  )
+  const rootCa = path.join(caddyHome, 'data/caddy/pki/authorities/local/root.crt')
+  await waitFor('Caddy and its certificate authority', () => fs.existsSync(rootCa)).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}\n${caddy.output()}`)
+    },
+  )
+  dispatcher = new Agent({ connect: { ca: fs.readFileSync(rootCa, 'utf8') } })
+  httpsBase = `https://localhost:${httpsPort}`
+  httpBase = `http://localhost:${httpPort}`
+
+  shopEnv = {
+    NODE_ENV: 'production',
+    HOME: home,
+    npm_config_cache: path.join(home, 'npm'),
+    npm_config_update_notifier: 'false',
+    PORT: String(webPort),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: httpsBase,
+    TRUST_PROXY: 'loopback',
+    DATABASE_URI: `file:${path.join(data, 'shop.db')}`,
+    DATA_DIR: data,
+    PAYLOAD_SECRET: crypto.randomBytes(32).toString('hex'),
+    BSV_NETWORK: 'test',
+    BSV_XPUB: XPUB,
+    CHAIN_SOURCE: 'whatsonchain',
+    WOC_API_URL: wocUrl,
+    RATE_SOURCE: 'live',
+    COINGECKO_URL: rates.coingeckoUrl,
+    COINPAPRIKA_URL: rates.coinpaprikaUrl,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_FROM: 'Book Shop <shop@example.com>',
+    CONFIRMATIONS_REQUIRED: '1',
+    WORKER_FAST_POLL_MS: '300',
+    WORKER_SLOW_POLL_MS: '1000',
+    WORKER_LEASE_SECONDS: '4',
+    LOG_LEVEL: 'info',
+  }
+  marker = Date.now()
+  const webStarted = Date.now()
+  const web = start('web', [...asUser, ...nodeArgs, 'dist/web.mjs'], shopEnv)
+  await waitFor(
+    'the web process behind Caddy',
+    async () => (await shop('/healthz')).status === 200,
+    120_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${web.output()}\n${caddy.output()}`)
+  })
+  measured.start = `${((Date.now() - webStarted) / 1000).toFixed(1)} s`
+  for (const name of ['worker-1', 'worker-2'])
+    start(name, [...asUser, ...nodeArgs, 'dist/worker.mjs'], shopEnv)
+}, 600_000)
+
+afterAll(async () => {
+  for (const proc of procs) if (proc.child.exitCode === null) proc.child.kill('SIGTERM')
+  await Promise.all(
+    procs.map((p) =>
+      Promise.race([p.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]),
+    ),
+  )
+  for (const proc of procs) if (proc.child.exitCode === null) proc.child.kill('SIGKILL')
+  await smtp?.close()
+  await rates?.close()
+  await dispatcher?.close()
+  console.log(
+    `[production] installed bundle ${measured.size} (node_modules ${measured.nodeModules}, npm ci --omit=dev ${measured.install}); web start to healthy ${measured.start}; at rest: web ${measured.webRss}, active worker ${measured.workerRss}, standby ${measured.standbyRss}; standby took over ${measured.takeover}`,
+  )
+  fs.rmSync(work, { recursive: true, force: true })
+})
+
+const holds = (p: Proc) => p.output().includes('payment worker holds the lease: running passes')
+const worker = (name: string) => procs.find((p) => p.name === name)!
+
+/** Buys the PDF as a shopper's wallet would: order, pay the address, one block. */
+async function buyAndPay(productId: number, email: string) {
+  const created = await shop('/api/orders/create', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, userEmail: email, tokenAddress: null }),
+  })
+  const body = (await created.json()) as { success: boolean; orderId: string; error?: string }
+  expect(created.status, JSON.stringify(body)).toBe(201)
+  const info = (await (await shop(`/api/orders/${body.orderId}/info`)).json()) as {
+    paymentAddress: string
+    amountBSV: string
+  }
+  const satoshis = Math.round(Number(info.amountBSV) * 1e8)
+  const chain = createWhatsOnChainClient({ baseUrl: wocUrl, maxRequestsPerSecond: 50 })
+  await payFromTestWallet({
+    chain,
+    wocUrl,
+    network: 'test',
+    address: info.paymentAddress,
+    satoshis,
+  })
+  await waitFor('the payment detected', async () => {
+    const status = (await (await shop(`/api/orders/${body.orderId}/payment-status`)).json()) as {
+      status: string
+    }
+    return status.status === 'PAYMENT_DETECTED'
+  })
+  await mineOnSimulator({ wocUrl })
+  return body.orderId
+}
+
+const decoded = (mail: Mail) =>
+  mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
+let productId = 0
+let cookie = ''
+const pdf = fs.readFileSync(path.join(repo, 'production/support/book.pdf'))
+
+describe('the production bundle behind Caddy', () => {
+  it('answers over HTTPS with the database checked, and sends plain HTTP to HTTPS', async () => {
+    const health = await shop('/healthz')
+    expect(await health.json()).toEqual({ ok: true, database: 'ok' })
+    expect(health.headers.get('cache-control')).toBe('no-store')
+    const plain = await fetch(`${httpBase}/admin`, { redirect: 'manual' })
+    expect(plain.status).toBe(308)
+    // (To the default HTTPS port: in production Caddy listens on 443.)
+    expect(plain.headers.get('location')).toMatch(/^https:\/\/localhost(:\d+)?\/admin$/)
+  })
+
+  it('keeps first-register closed; create-admin makes the first admin, who signs in over HTTPS', async () => {
+    const register = await shop('/cms/api/staff/first-register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'intruder@example.com', password: OWNER.password }),
+    })
+    expect(register.status).toBe(403)
+
+    const created = start(
+      'create-admin',
+      [
+        ...asUser,
+        'npm',
+        'run',
+        'create-admin',
+        '--',
+        '--email',
+        OWNER.email,
+        '--password',
+        OWNER.password,
+      ],
+      shopEnv,
+    )
+    expect(await created.exited, created.output()).toBe(0)
+    expect(created.output()).toContain(
+      `create-admin: ${OWNER.email} can now sign in at ${httpsBase}/admin`,
+    )
+
+    const login = await shop('/api/admin/login', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-requested-with': 'XMLHttpRequest',
+        origin: httpsBase,
+      },
+      body: JSON.stringify(OWNER),
+    })
+    expect(login.status).toBe(200)
+    const setCookie = login.headers.getSetCookie().find((c) => c.startsWith('payload-token='))!
+    expect(setCookie).toMatch(/;\s*Secure/i)
+    expect(setCookie).toMatch(/;\s*HttpOnly/i)
+    cookie = setCookie.split(';')[0]!
+    const me = await shop('/api/admin/stats', { headers: { cookie } })
+    expect(me.status).toBe(200)
+  })
+
+  it('sells a PDF: paid through the chain, confirmed, mailed exactly once, downloaded over HTTPS', async () => {
+    const form = new FormData()
+    for (const [name, value] of Object.entries({
+      name: 'The Dual Vote Handbook',
+      type: 'DIGITAL',
+      priceEUR: '19.90',
+      totalStock: '100',
+      currentStock: '100',
+      shortDescription: 'Identity, dual vote and trust metrics.',
+      isAvailable: 'true',
+    }))
+      form.append(name, value)
+    form.append(
+      'digitalFile',
+      new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }),
+      'handbook.pdf',
+    )
+    const saved = await shop('/api/admin/products', {
+      method: 'POST',
+      headers: { cookie, 'x-requested-with': 'XMLHttpRequest', origin: httpsBase },
+      body: form,
+    })
+    const product = (await saved.json()) as { id: number }
+    expect(saved.status, JSON.stringify(product)).toBe(201)
+    productId = product.id
+
+    const orderId = await buyAndPay(productId, 'reader@example.com')
+    const paid = await waitFor('the order paid', async () => {
+      const status = (await (await shop(`/api/orders/${orderId}/payment-status`)).json()) as {
+        status: string
+        downloadUrl: string | null
+      }
+      return status.status === 'PAID' && status.downloadUrl ? status : null
+    })
+
+    const toBuyer = () =>
+      smtp.mails.filter(
+        (m) => m.to.includes('reader@example.com') && decoded(m).includes('/download/'),
+      )
+    await waitFor('the download e-mail', () => toBuyer().length > 0)
+    // A few more passes of the worker (and its standby): still one e-mail.
+    const passes = smtp.mails.length
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(toBuyer()).toHaveLength(1)
+    expect(smtp.mails.length).toBeGreaterThanOrEqual(passes)
+    const link = new RegExp(`${httpsBase}(/download/pdf/[A-Za-z0-9_-]+)`).exec(
+      decoded(toBuyer()[0]!),
+    )
+    expect(link?.[1]).toBe(paid.downloadUrl)
+
+    const download = await shop(link![1]!)
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-type')).toMatch(/^application\/pdf/)
+    expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true)
+  })
+
+  it('runs one worker at a time; killed, it is replaced by the standby within the lease time', async () => {
+    const [first, second] = [worker('worker-1'), worker('worker-2')]
+    await waitFor('one worker holding the lease', () => holds(first) || holds(second))
+    const active = holds(first) ? first : second
+    const standby = active === first ? second : first
+    expect(holds(standby)).toBe(false)
+    measured.webRss = `${Math.round(rssKb(procs.find((p) => p.name === 'web')!.child.pid!) / 1024)} MB`
+    measured.workerRss = `${Math.round(rssKb(active.child.pid!) / 1024)} MB`
+    measured.standbyRss = `${Math.round(rssKb(standby.child.pid!) / 1024)} MB`
+
+    active.child.kill('SIGKILL')
+    const killedAt = Date.now()
+    await active.exited
+    await waitFor('the standby holding the lease', () => holds(standby), 30_000)
+    const takeover = Date.now() - killedAt
+    measured.takeover = `${(takeover / 1000).toFixed(1)} s`
+    expect(takeover).toBeLessThan((4 + 4 / 3 + 3) * 1000)
+
+    const orderId = await buyAndPay(productId, 'second@example.com')
+    await waitFor('the second order paid by the standby', async () => {
+      const status = (await (await shop(`/api/orders/${orderId}/payment-status`)).json()) as {
+        status: string
+      }
+      return status.status === 'PAID'
+    })
+  })
+
+  it('never writes outside its data directory', () => {
+    // Changed in the install since the processes started: nothing.
+    const inApp = execFileSync('find', [app, '-newermt', `@${Math.floor(marker / 1000)}`])
+      .toString()
+      .trim()
+    expect(inApp).toBe('')
+    if (asUser.length > 0) {
+      // Anything the shop's user owns outside its data directory and its home (/tmp in the image).
+      const owned = execFileSync('find', [
+        '/tmp',
+        app,
+        '-xdev',
+        '-user',
+        USER,
+        '-not',
+        '-path',
+        `${data}*`,
+        '-not',
+        '-path',
+        `${home}*`,
+      ])
+        .toString()
+        .trim()
+      expect(owned).toBe('')
+    }
+  })
+
+  it('has a docker-compose.yml that docker-compose accepts with the .env.example settings', () => {
+    const dir = path.join(work, 'compose')
+    fs.mkdirSync(dir)
+    fs.copyFileSync(path.join(repo, 'docker-compose.yml'), path.join(dir, 'docker-compose.yml'))
+    fs.cpSync(path.join(repo, 'deploy'), path.join(dir, 'deploy'), { recursive: true })
+    const example = fs.readFileSync(path.join(repo, '.env.example'), 'utf8')
+    // The production settings an owner fills in (README, "Run in production").
+    const filled = example
+      .replace(/^SHOP_DOMAIN=.*$/m, 'SHOP_DOMAIN=shop.example.com')
+      .replace(/^MONGO_ROOT_PASSWORD=.*$/m, 'MONGO_ROOT_PASSWORD=a1b2c3')
+      .replace(/^MONGO_APP_PASSWORD=.*$/m, 'MONGO_APP_PASSWORD=d4e5f6')
+      .replace(/^MONGO_REPLICA_KEY=.*$/m, 'MONGO_REPLICA_KEY=g7h8i9')
+    fs.writeFileSync(path.join(dir, '.env'), filled)
+    const config = execFileSync('docker-compose', ['config'], { cwd: dir }).toString()
+    expect(config).toContain('PUBLIC_URL: https://shop.example.com')
+    expect(config).toContain('read_only: true')
+    expect(config).toMatch(
+      /mongodb:\/\/shop:d4e5f6@mongo:27017\/bookshop\?replicaSet=rs0&authSource=bookshop/,
+    )
+    // Without the owner's settings it refuses, naming them.
+    fs.writeFileSync(path.join(dir, '.env'), example.replace(/^SHOP_DOMAIN=.*$/m, 'SHOP_DOMAIN='))
+    let refused = ''
+    try {
+      execFileSync('docker-compose', ['config', '-q'], { cwd: dir, stdio: 'pipe' })
+    } catch (error) {
+      refused = String((error as { stderr?: Buffer }).stderr)
+    }
+    expect(refused).toMatch(/SHOP_DOMAIN/)
+  })
+})

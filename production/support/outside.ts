@@ -1,0 +1,70 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { SMTPServer } from 'smtp-server'
+
+/**
+ * The outside world of a production shop, on loopback: CoinGecko's and CoinPaprika's price APIs
+ * (one server, their paths) and an SMTP server that keeps what it receives. The chain is the
+ * simulator, run as its own process by the test.
+ */
+export async function startRateSources(eurPerBsv: number) {
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? ''
+    const body = url.startsWith('/gecko/simple/price?ids=bitcoin-cash-sv&vs_currencies=eur')
+      ? { 'bitcoin-cash-sv': { eur: eurPerBsv } }
+      : url.startsWith('/paprika/tickers/bsv-bitcoin-sv?quotes=EUR')
+        ? { quotes: { EUR: { price: eurPerBsv * 1.001 } } }
+        : null
+    if (!body) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    coingeckoUrl: `${base}/gecko`,
+    coinpaprikaUrl: `${base}/paprika`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export type Mail = { from: string; to: string[]; raw: string }
+
+export async function startSmtpServer() {
+  const mails: Mail[] = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = ''
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')))
+      stream.on('end', () => {
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    mails,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** A free TCP port on loopback (for processes that must be told theirs). */
+export async function freePort(): Promise<number> {
+  const server = http.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}

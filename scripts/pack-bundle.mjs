@@ -1,0 +1,50 @@
+// Copies what production runs into <dir> (the image's /app; the production test's install):
+// the compiled processes (dist/), the built storefront and admin, and the manifests that
+// `npm ci --omit=dev` installs the production dependencies from. No sources, no tests, no
+// secrets, no data. Run `npm run build` first.
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { root } from './esbuild-options.mjs'
+
+const target = process.argv[2]
+if (!target) {
+  console.error('usage: node scripts/pack-bundle.mjs <dir>')
+  process.exit(2)
+}
+const dir = path.resolve(target)
+
+const WORKSPACES = ['domain', 'chain', 'cms', 'storefront', 'payment-worker']
+const FILES = [
+  'package.json',
+  'package-lock.json',
+  'scripts/start.mjs',
+  'scripts/run-entry.mjs',
+  'scripts/entries.mjs',
+  'dist',
+  'storefront/dist',
+  'cms/.next',
+  'cms/next.config.mjs',
+  ...WORKSPACES.map((w) => `${w}/package.json`),
+]
+// Next's build cache and traces are for building, not serving.
+const SKIP = [/^cms\/\.next\/(cache|trace)/, /\.map$/]
+
+for (const file of FILES) {
+  const from = path.join(root, file)
+  if (!fs.existsSync(from)) {
+    console.error(`[pack] ${file} is missing: run \`npm run build\` first.`)
+    process.exit(1)
+  }
+}
+fs.rmSync(dir, { recursive: true, force: true })
+for (const file of FILES) {
+  fs.cpSync(path.join(root, file), path.join(dir, file), {
+    recursive: true,
+    filter: (source) => {
+      const relative = path.relative(root, source).split(path.sep).join('/')
+      return !SKIP.some((pattern) => pattern.test(relative))
+    },
+  })
+}
+console.log(`[pack] the production bundle is in ${dir}: run \`npm ci --omit=dev\` there`)
