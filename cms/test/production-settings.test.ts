@@ -33,7 +33,13 @@ describe('production start-up', () => {
     )
     expect(failure).not.toBeNull()
     expect(failure!.code).toBe(1)
-    for (const setting of ['PAYLOAD_SECRET', 'BSV_XPUB', 'CHAIN_SOURCE', 'PUBLIC_URL']) {
+    for (const setting of [
+      'PAYLOAD_SECRET',
+      'BSV_XPUB',
+      'CHAIN_SOURCE',
+      'PUBLIC_URL',
+      'SMTP_HOST',
+    ]) {
       expect(failure!.stderr).toContain(setting)
     }
   })
@@ -45,10 +51,34 @@ describe('production start-up', () => {
       BSV_XPUB: OWNER_XPUB,
       CHAIN_SOURCE: 'whatsonchain',
       PUBLIC_URL: 'https://shop.example',
+      SMTP_HOST: 'smtp.example',
     })
     expect(env.isProduction).toBe(true)
     expect(env.rateSource).toBe('live')
     expect(env.chainSource).toBe('whatsonchain')
+    expect(env.emailDelivery).toBe('smtp')
+  })
+
+  it('refuses production without SMTP unless e-mail is turned off on purpose', () => {
+    const settings = {
+      NODE_ENV: 'production',
+      PAYLOAD_SECRET: 'x'.repeat(40),
+      BSV_XPUB: OWNER_XPUB,
+      CHAIN_SOURCE: 'whatsonchain',
+      PUBLIC_URL: 'https://shop.example',
+    }
+    let problems: string[] = []
+    try {
+      loadEnv(settings)
+    } catch (error) {
+      problems = (error as EnvError).problems
+    }
+    expect(problems).toEqual([
+      expect.stringMatching(/^SMTP_HOST is required in production.*EMAIL_DELIVERY=off/),
+    ])
+    expect(loadEnv({ ...settings, EMAIL_DELIVERY: 'off' }).emailDelivery).toBe('off')
+    expect(loadEnv({ EMAIL_DELIVERY: 'smtp' }).emailDelivery).toBe('log')
+    expect(() => loadEnv({ ...settings, EMAIL_DELIVERY: 'sometimes' })).toThrow(EnvError)
   })
 
   it('rejects the published test key, a short secret and a fixed rate in production', () => {
@@ -60,6 +90,7 @@ describe('production start-up', () => {
         CHAIN_SOURCE: 'whatsonchain',
         RATE_SOURCE: 'fixed',
         PUBLIC_URL: 'https://shop.example',
+        SMTP_HOST: 'smtp.example',
       })
     expect(attempt).toThrow(EnvError)
     try {
@@ -78,6 +109,7 @@ describe('production start-up', () => {
           BSV_XPUB: xpub,
           CHAIN_SOURCE: 'whatsonchain',
           PUBLIC_URL: 'https://shop.example',
+          SMTP_HOST: 'smtp.example',
         })
       } catch (error) {
         return (error as EnvError).problems
@@ -138,6 +170,7 @@ describe('production database', () => {
       BSV_XPUB: OWNER_XPUB,
       CHAIN_SOURCE: 'whatsonchain',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      EMAIL_DELIVERY: 'off',
       LOG_LEVEL: 'warn',
       NEXT_TELEMETRY_DISABLED: '1',
       ORDER_CREATE_RATE_LIMIT: '2',

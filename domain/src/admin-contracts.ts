@@ -107,6 +107,8 @@ export type AdminStats = {
   /** Orders with a late, partial, over or invalid payment to settle by hand. */
   ordersWithPaymentExceptions: number
   addressGaps: AddressGaps
+  /** 'off': production runs without e-mail on purpose (EMAIL_DELIVERY=off), and says so. */
+  emailDelivery: 'smtp' | 'log' | 'off'
 }
 
 /** One derived address of the watch-only view. */

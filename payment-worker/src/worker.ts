@@ -66,6 +66,7 @@ export type WorkerSettings = Pick<
   | 'paymentGraceSeconds'
   | 'emailsPerAddressPerHour'
   | 'webhook'
+  | 'emailDelivery'
 > & { logEmails: boolean; emailRetryBaseMs?: number; webhookRetryDelaysMs?: readonly number[] }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -430,13 +431,15 @@ export function startPaymentWorker({
     }
 
     if (lease?.lost()) throw new LeaseLostError()
-    await sendPendingEmails({
-      payload,
-      publicUrl: settings.publicUrl,
-      logToConsole: settings.logEmails,
-      logger,
-      retryBaseMs: settings.emailRetryBaseMs,
-    })
+    // E-mail turned off on purpose: messages wait in the outbox, never marked sent.
+    if (settings.emailDelivery !== 'off')
+      await sendPendingEmails({
+        payload,
+        publicUrl: settings.publicUrl,
+        logToConsole: settings.logEmails,
+        logger,
+        retryBaseMs: settings.emailRetryBaseMs,
+      })
     await sendPendingWebhooks({
       payload,
       webhook: settings.webhook,

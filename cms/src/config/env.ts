@@ -79,6 +79,7 @@ const schema = z.object({
   CMS_ANONYMOUS_BODY_KB: intFrom(64, 1),
 
   SMTP_HOST: optionalText,
+  EMAIL_DELIVERY: z.enum(['smtp', 'off']).default('smtp'),
   SMTP_PORT: intFrom(587, 1),
   SMTP_USER: optionalText,
   SMTP_PASS: optionalText,
@@ -172,6 +173,11 @@ export type Env = {
   ownerEmail: string | undefined
   /** Where the same events are posted as signed JSON (BTCPay-style webhook); none when unset. */
   webhook: { url: string; secret: string } | undefined
+  /**
+   * How e-mail leaves the shop: through SMTP, logged only (test mode without SMTP_HOST), or off
+   * (production run on purpose without e-mail: messages wait in the outbox, the admin warns).
+   */
+  emailDelivery: 'smtp' | 'log' | 'off'
   smtp: {
     host: string | undefined
     port: number
@@ -228,6 +234,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       )
     }
     if (e.RATE_SOURCE === 'fixed') problems.push('RATE_SOURCE=fixed is not allowed in production.')
+    if (!e.SMTP_HOST && e.EMAIL_DELIVERY !== 'off')
+      problems.push(
+        'SMTP_HOST is required in production: buyers get their download links and the owner the alerts by e-mail. To run without e-mail on purpose, set EMAIL_DELIVERY=off (the admin then shows a warning).',
+      )
     if (!e.PUBLIC_URL)
       problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
@@ -304,6 +314,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
     maxUploadMb: e.MAX_UPLOAD_MB,
     cmsAnonymousBodyKb: e.CMS_ANONYMOUS_BODY_KB,
+    emailDelivery: e.EMAIL_DELIVERY === 'off' ? 'off' : e.SMTP_HOST ? 'smtp' : 'log',
     smtp: {
       host: e.SMTP_HOST,
       port: e.SMTP_PORT,

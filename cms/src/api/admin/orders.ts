@@ -82,6 +82,9 @@ export function orderRoutes(
   })
 
   router.get('/stats', async (_req, res) => {
-    res.json(await getAdminStats({ payload, walletGapLimit: env.walletGapLimit }))
+    res.json({
+      ...(await getAdminStats({ payload, walletGapLimit: env.walletGapLimit })),
+      emailDelivery: env.emailDelivery,
+    })
   })
 }

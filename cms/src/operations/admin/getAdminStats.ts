@@ -43,7 +43,7 @@ export async function getAdminStats({
 }: {
   payload: Payload
   walletGapLimit: number
-}): Promise<AdminStats> {
+}): Promise<Omit<AdminStats, 'emailDelivery'>> {
   const [highest, funded, awaiting, exceptions] = await Promise.all([
     highestAddressIndex(payload),
     payload.find({

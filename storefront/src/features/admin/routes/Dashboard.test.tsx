@@ -1,6 +1,18 @@
+import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 
-import { gapWarningOf } from './Dashboard'
+import { EmailDeliveryWarning, gapWarningOf } from './Dashboard'
+
+describe('the e-mail warning', () => {
+  it('tells the owner when production runs without e-mail, and nothing otherwise', () => {
+    const { rerender, container } = render(<EmailDeliveryWarning delivery="off" />)
+    expect(screen.getByRole('alert').textContent).toMatch(/E-mail is turned off.*no alerts/)
+    rerender(<EmailDeliveryWarning delivery="smtp" />)
+    expect(container.textContent).toBe('')
+    rerender(<EmailDeliveryWarning delivery="log" />)
+    expect(container.textContent).toBe('')
+  })
+})
 
 describe('the wallet gap warning', () => {
   const gaps = (current: number, longestBeforeFunds = 0) => ({

@@ -1,4 +1,4 @@
-import type { AddressGaps } from '@shop/domain'
+import type { AddressGaps, AdminStats } from '@shop/domain'
 import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
@@ -40,6 +40,22 @@ export function gapWarningOf(gaps: AddressGaps) {
   return null
 }
 
+/** Production running without e-mail on purpose (EMAIL_DELIVERY=off): said on every visit. */
+export function EmailDeliveryWarning({
+  delivery,
+}: {
+  delivery: AdminStats['emailDelivery'] | undefined
+}) {
+  if (delivery !== 'off') return null
+  return (
+    <p className="admin-alert admin-alert--error" role="alert">
+      E-mail is turned off (EMAIL_DELIVERY=off): buyers get no order or download e-mails, only what
+      the pay screen shows them, and you get no alerts. The messages wait in the outbox; set the
+      SMTP settings and restart the shop to send them.
+    </p>
+  )
+}
+
 export function DashboardRoute() {
   useAdminTitle('Dashboard')
   const { admin } = useAdminSession()
@@ -57,6 +73,8 @@ export function DashboardRoute() {
           <p className="muted">Welcome, {admin?.name || admin?.email}!</p>
         </div>
       </header>
+
+      <EmailDeliveryWarning delivery={stats.data?.emailDelivery} />
 
       <div className="admin-cards">
         <Link to={paths.admin.products} className="card admin-card admin-card--link">
