@@ -52,6 +52,21 @@ export default tseslint.config(
     },
   })),
   {
+    // One schema for every setting (cms/src/config/env.ts): no module reads the environment itself.
+    files: ['{domain,chain,cms,payment-worker}/src/**/*.{ts,tsx}'],
+    ignores: ['cms/src/config/env.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read settings through loadEnv() (cms/src/config/env.ts), not process.env.',
+        },
+      ],
+    },
+  },
+  {
     // Run by mongosh (deploy/), which provides these.
     files: ['deploy/**/*.js'],
     languageOptions: {

@@ -67,6 +67,7 @@ export type WorkerSettings = Pick<
   | 'emailsPerAddressPerHour'
   | 'webhook'
   | 'emailDelivery'
+  | 'workerCrashAt'
 > & { logEmails: boolean; emailRetryBaseMs?: number; webhookRetryDelaysMs?: readonly number[] }
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -88,9 +89,6 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
-
-/** Test hook: `WORKER_CRASH_AT=after-record` exits the process right after payments are recorded. */
-const crashPoint = process.env.WORKER_CRASH_AT
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -284,7 +282,7 @@ export function startPaymentWorker({
   }
 
   const crashBeforeFulfil =
-    crashPoint === 'before-fulfil'
+    settings.workerCrashAt === 'before-fulfil'
       ? () => {
           logger.warn('test hook: crashing before fulfilment')
           process.exit(86)
@@ -363,7 +361,7 @@ export function startPaymentWorker({
         graceMs,
         logger,
       })
-      if (crashPoint === 'after-record' && payments.length > 0) {
+      if (settings.workerCrashAt === 'after-record' && payments.length > 0) {
         logger.warn({ orderId: order.id }, 'test hook: crashing after recording payments')
         process.exit(86)
       }

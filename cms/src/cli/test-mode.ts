@@ -9,7 +9,8 @@ import { loadEnv } from '../config/env'
 async function main() {
   const env = loadEnv()
   const [command, orderId, amountBSV] = process.argv.slice(2)
-  const base = process.env.SHOP_URL ?? `http://127.0.0.1:${env.port}`
+  // The shop this tool talks to: PUBLIC_URL (http://localhost:PORT in test mode).
+  const base = env.publicUrl
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',

@@ -70,6 +70,8 @@ const schema = z.object({
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   WORKER_LEASE_SECONDS: intFrom(10, 2),
+  // Test hook: the worker exits right after recording payments, or just before delivering.
+  WORKER_CRASH_AT: z.enum(['after-record', 'before-fulfil']).optional(),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
   MAX_OPEN_ORDERS_PER_CLIENT: intFrom(5, 1),
   MAX_OPEN_ORDERS_PER_EMAIL: intFrom(3, 1),
@@ -98,6 +100,9 @@ const schema = z.object({
   DEMO_ADMIN_PASSWORD: optionalText,
   SEED: z.enum(['auto', 'never']).default('auto'),
 })
+
+/** Every setting's name: .env.example documents each (config/env-example.test.ts). */
+export const SETTING_NAMES = Object.keys(schema.shape)
 
 export type Env = {
   nodeEnv: 'development' | 'production' | 'test'
@@ -156,6 +161,8 @@ export type Env = {
   workerSlowPollMs: number
   /** One worker runs at a time; a standby takes over this long after the active one dies. */
   workerLeaseSeconds: number
+  /** Test hook (never in production): where the worker exits on purpose. */
+  workerCrashAt: 'after-record' | 'before-fulfil' | undefined
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
   /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
@@ -307,6 +314,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
+    workerCrashAt: isProduction ? undefined : e.WORKER_CRASH_AT,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
     maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
     maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,

@@ -20,6 +20,7 @@ async function main() {
     throw error
   }
   // Next switches NODE_ENV to production when it is unset: pin test mode explicitly.
+  // eslint-disable-next-line no-restricted-properties -- written for Next, from the settings
   ;(process.env as Record<string, string>).NODE_ENV = env.nodeEnv
   // Imported only once the settings are known to be valid: importing the Payload config reads them.
   const { startWebProcess } = await import('./start')

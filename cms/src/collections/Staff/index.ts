@@ -3,13 +3,13 @@ import type { CollectionConfig } from 'payload'
 import { isAdmin, isAdminField } from '../../access/isAdmin'
 import { isAdminOrSelf } from '../../access/isAdminOrSelf'
 import { STAFF_ROLES } from '../../access/roles'
+import { env } from '../../config/runtime'
 import { slugs } from '../slugs'
 import { firstStaffIsAdmin } from './hooks/firstStaffIsAdmin'
 import { capSessionAge, requireCurrentPassword } from './hooks/accountChanges'
 import { enforcePasswordPolicy } from './hooks/passwordPolicy'
 import { signInThrottleHooks } from './hooks/signInThrottle'
 
-const isProduction = process.env.NODE_ENV === 'production'
 const signInThrottle = signInThrottleHooks()
 
 /** The shop's staff: admins run the shop, editors change papers, timeline and site texts. */
@@ -24,7 +24,8 @@ export const Staff: CollectionConfig = {
     // spaced out per account instead (hooks/signInThrottle.ts, decision 007).
     maxLoginAttempts: 0,
     tokenExpiration: 8 * 60 * 60,
-    cookies: { sameSite: 'Lax', secure: isProduction },
+    // Secure in production: the shop is served over HTTPS there (Caddy in docker-compose.yml).
+    cookies: { sameSite: 'Lax', secure: env.isProduction },
   },
   hooks: {
     beforeOperation: [
