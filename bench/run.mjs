@@ -418,6 +418,7 @@ async function benchDetection() {
     await insertWatchedOrders(size - 1 - have, pdf.id)
     have = size - 1
     const trials = []
+    const confirmations = []
     await withMemory(`detection ${size}`, async () => {
       // Let the worker settle into its rhythm with the new watch list.
       await sleep(quick ? 3000 : 12_000)
@@ -439,6 +440,19 @@ async function benchDetection() {
           { timeoutMs: 120_000, everyMs: 20 },
         )
         trials.push(Date.now() - paidAt)
+        // A block with the payment: the time until the order is PAID (CONFIRMATIONS_REQUIRED=1).
+        await getJson(`${base}/api/test-mode/mine`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+        const minedAt = Date.now()
+        await waitUntil(
+          async () =>
+            (await getJson(`${base}/api/orders/${orderId}/payment-status`)).status === 'PAID',
+          { timeoutMs: 120_000, everyMs: 20 },
+        )
+        confirmations.push(Date.now() - minedAt)
         await sleep(1000)
       }
       // Calls per minute over at least 20 s of steady work.
@@ -449,12 +463,15 @@ async function benchDetection() {
         detectionMs: trials,
         medianMs: trials.toSorted((a, b) => a - b)[1],
         maxMs: Math.max(...trials),
+        paidAfterBlockMs: confirmations,
+        paidMedianMs: confirmations.toSorted((a, b) => a - b)[1],
+        paidMaxMs: Math.max(...confirmations),
         callsPerMinute: Math.round((calls / Math.max(elapsed, 20_000)) * 60_000),
       }
       have += 3
     })
     log(
-      `detection with ${size} watched orders: ${rows[size].detectionMs.join(', ')} ms; ${rows[size].callsPerMinute} calls/min`,
+      `detection with ${size} watched orders: ${rows[size].detectionMs.join(', ')} ms; paid after its block: ${rows[size].paidAfterBlockMs.join(', ')} ms; ${rows[size].callsPerMinute} calls/min`,
     )
   }
   results.detection = rows
@@ -568,6 +585,10 @@ function printTable() {
     row('Payment detection', 'median ms', 'max ms', 'calls/min', 'limit/min', '')
     for (const [size, d] of Object.entries(r.detection))
       row(`  ${size} watched orders`, d.medianMs, d.maxMs, d.callsPerMinute, 180)
+    lines.push('')
+    row('Block to PAID', 'median ms', 'max ms', '', '', '')
+    for (const [size, d] of Object.entries(r.detection))
+      row(`  ${size} watched orders`, d.paidMedianMs, d.paidMaxMs)
     lines.push('')
   }
   if (r.pages) {
