@@ -61,6 +61,7 @@ const COLLECTIONS: Record<string, Row> = {
   [slugs.payments]: row(adminOnly, nobody),
   [slugs.counters]: row(adminOnly, nobody),
   [slugs.leases]: row(adminOnly, nobody),
+  [slugs.rateLimits]: row(adminOnly, nobody),
   [slugs.emailOutbox]: row(adminOnly, nobody),
   [slugs.webhookDeliveries]: row(adminOnly, nobody),
   [slugs.downloadTokens]: { read: adminOnly, create: nobody, update: adminOnly, delete: nobody },
@@ -163,6 +164,18 @@ beforeAll(async () => {
         maxUses: 1,
         uses: 0,
       },
+    })
+  ).id
+  ids[slugs.leases] = (
+    await shop.payload.create({
+      collection: slugs.leases,
+      data: { name: 'table-lease', holder: 'table', expiresAt: now },
+    })
+  ).id
+  ids[slugs.rateLimits] = (
+    await shop.payload.create({
+      collection: slugs.rateLimits,
+      data: { key: 'table:127.0.0.1', hits: 1, resetAt: now },
     })
   ).id
   for (const slug of Object.keys(COLLECTIONS)) {

@@ -73,6 +73,7 @@ export interface Config {
     'download-tokens': DownloadToken
     counters: Counter
     leases: Lease
+    'rate-limits': RateLimit
     'email-outbox': EmailOutbox
     'webhook-deliveries': WebhookDelivery
     media: Media
@@ -98,6 +99,7 @@ export interface Config {
     'download-tokens': DownloadTokensSelect<false> | DownloadTokensSelect<true>
     counters: CountersSelect<false> | CountersSelect<true>
     leases: LeasesSelect<false> | LeasesSelect<true>
+    'rate-limits': RateLimitsSelect<false> | RateLimitsSelect<true>
     'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>
     media: MediaSelect<false> | MediaSelect<true>
@@ -415,6 +417,18 @@ export interface Lease {
   name: string
   holder: string
   expiresAt: string
+  updatedAt: string
+  createdAt: string
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "rate-limits".
+ */
+export interface RateLimit {
+  id: number
+  key: string
+  hits: number
+  resetAt: string
   updatedAt: string
   createdAt: string
 }
@@ -766,6 +780,17 @@ export interface LeasesSelect<T extends boolean = true> {
   name?: T
   holder?: T
   expiresAt?: T
+  updatedAt?: T
+  createdAt?: T
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "rate-limits_select".
+ */
+export interface RateLimitsSelect<T extends boolean = true> {
+  key?: T
+  hits?: T
+  resetAt?: T
   updatedAt?: T
   createdAt?: T
 }

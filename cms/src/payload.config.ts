@@ -5,6 +5,7 @@ import sharp from 'sharp'
 import { resolvePayloadSecret } from './bootstrap/secret'
 import { Counters } from './collections/Counters'
 import { Leases } from './collections/Leases'
+import { RateLimits } from './collections/RateLimits'
 import { DigitalFiles } from './collections/DigitalFiles'
 import { Documents } from './collections/Documents'
 import { EmailOutbox } from './collections/EmailOutbox'
@@ -51,6 +52,7 @@ export default buildConfig({
     DownloadTokens,
     Counters,
     Leases,
+    RateLimits,
     EmailOutbox,
     WebhookDeliveries,
     Media,

@@ -11,6 +11,7 @@ import { hashDownloadToken } from '../operations/fulfilment/downloadTokens'
 import { digitalFilePathOf } from '../operations/fulfilment/fulfilOrder'
 import type { DownloadToken } from '../payload-types'
 import type { Logger } from '../server/logger'
+import { DatabaseRateLimitStore } from '../server/rateLimitStore'
 
 const page = (title: string, message: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title>` +
@@ -62,6 +63,7 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
   const router = Router()
   // Per client, valid links or not: a buyer needs a handful, a prober thousands.
   const limiter = rateLimit({
+    store: new DatabaseRateLimitStore(payload, 'download'),
     windowMs: 60_000,
     limit: env.downloadRateLimit,
     standardHeaders: 'draft-8',

@@ -8,6 +8,7 @@ import { OrderRequestError, createOrder } from '../operations/orders/createOrder
 import { getOrderInfo, getPaymentStatus } from '../operations/orders/getOrderView'
 import { RateUnavailableError } from '@shop/chain'
 import type { Logger } from '../server/logger'
+import { DatabaseRateLimitStore } from '../server/rateLimitStore'
 
 /**
  * POST /api/orders/create, GET /api/orders/:orderId/info, GET /api/orders/:orderId/payment-status
@@ -17,6 +18,7 @@ export function ordersRouter({ payload, logger }: { payload: Payload; logger: Lo
   const router = Router()
 
   const createLimit = rateLimit({
+    store: new DatabaseRateLimitStore(payload, 'order-create'),
     windowMs: 60_000,
     limit: env.orderCreateRateLimit,
     standardHeaders: 'draft-8',

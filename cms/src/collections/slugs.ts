@@ -14,6 +14,7 @@ export const slugs = {
   emailOutbox: 'email-outbox',
   webhookDeliveries: 'webhook-deliveries',
   leases: 'leases',
+  rateLimits: 'rate-limits',
 } as const
 
 export const globalSlugs = {

@@ -6,6 +6,7 @@ import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_s
 import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions'
 import * as migration_20261124_084335_webhook_deliveries from './20261124_084335_webhook_deliveries'
 import * as migration_20261124_110618_worker_lease from './20261124_110618_worker_lease'
+import * as migration_20261124_112642_shared_rate_limits from './20261124_112642_shared_rate_limits'
 
 export const migrations = [
   {
@@ -47,5 +48,10 @@ export const migrations = [
     up: migration_20261124_110618_worker_lease.up,
     down: migration_20261124_110618_worker_lease.down,
     name: '20261124_110618_worker_lease',
+  },
+  {
+    up: migration_20261124_112642_shared_rate_limits.up,
+    down: migration_20261124_112642_shared_rate_limits.down,
+    name: '20261124_112642_shared_rate_limits',
   },
 ]

@@ -122,7 +122,7 @@ export function createApp({
 
   if (env.isProduction) app.use(closeFirstRegister())
   app.use(hideMigrations)
-  app.use(limitCmsAuth())
+  app.use(limitCmsAuth(payload))
   app.use(guardCmsQueries({ payload }))
   app.use(
     limitCmsBodies({

@@ -1,5 +1,8 @@
 import type { RequestHandler } from 'express'
 import { rateLimit } from 'express-rate-limit'
+import type { Payload } from 'payload'
+
+import { DatabaseRateLimitStore } from './rateLimitStore'
 
 const MESSAGE =
   'This shop creates its first admin from the command line: run `npm run create-admin` on the server.'
@@ -43,8 +46,9 @@ export const CMS_AUTH_RATE_LIMIT = { windowMs: 15 * 60 * 1000, limit: 20 }
  * admin area's sign-in (failures count, successes do not, so an owner who types well is never
  * slowed down).
  */
-export function limitCmsAuth(): RequestHandler {
+export function limitCmsAuth(payload: Payload): RequestHandler {
   const limiter = rateLimit({
+    store: new DatabaseRateLimitStore(payload, 'cms-auth'),
     ...CMS_AUTH_RATE_LIMIT,
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-8',

@@ -6,14 +6,17 @@ import { sharedShopEnv, spawnTs } from './spawn'
 import type { PaymentsHarness } from './support'
 import { SHIPPING, startPaymentsHarness, waitFor } from './support'
 
+/** Download attempts one client may make per minute, in both processes together. */
+const LIMIT = 6
 let h: PaymentsHarness
 let second: ReturnType<typeof spawnTs>
 let secondUrl: string
 
 beforeAll(async () => {
-  h = await startPaymentsHarness({ worker: false })
+  h = await startPaymentsHarness({ worker: false, env: { DOWNLOAD_RATE_LIMIT: String(LIMIT) } })
   second = spawnTs('payment-worker/test/payments/fixtures/web-process.ts', {
     ...sharedShopEnv(),
+    DOWNLOAD_RATE_LIMIT: String(LIMIT),
     LOG_LEVEL: 'warn',
   })
   secondUrl = await waitFor(async () => /\{"url":"([^"]+)"\}/.exec(second.output())?.[1], {
@@ -85,5 +88,18 @@ describe('two web processes selling the last copies', () => {
       const answers = results.filter((_, i) => i % 2 === side)
       expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true)
     }
+  })
+})
+
+describe('two web processes behind one proxy', () => {
+  it('enforce one rate limit per client between them (issue 16, finding 5)', async () => {
+    // A prober alternating between the processes: each used to count only its own half.
+    const statuses: number[] = []
+    for (let i = 0; i < 2 * LIMIT; i += 1) {
+      const base = i % 2 === 0 ? h.shop.url : secondUrl
+      statuses.push((await fetch(`${base}/download/pdf/not-a-token-${i}`)).status)
+    }
+    expect(statuses.filter((status) => status !== 429)).toHaveLength(LIMIT)
+    expect(statuses.slice(LIMIT)).toEqual(Array.from({ length: LIMIT }, () => 429))
   })
 })

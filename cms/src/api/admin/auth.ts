@@ -5,6 +5,7 @@ import { z } from 'zod'
 
 import { MIN_PASSWORD_LENGTH } from '../../collections/Staff/hooks/passwordPolicy'
 import { changeAdminPassword } from '../../operations/admin/changeAdminPassword'
+import { DatabaseRateLimitStore } from '../../server/rateLimitStore'
 import { toFieldErrors } from '../../operations/admin/fieldErrors'
 import { LOGIN_MESSAGES, loginAdmin } from '../../operations/admin/loginAdmin'
 import {
@@ -43,6 +44,7 @@ export function loginRoute(
   { payload, logger }: { payload: Payload; logger: Logger },
 ) {
   const limiter = rateLimit({
+    store: new DatabaseRateLimitStore(payload, 'admin-login'),
     ...LOGIN_RATE_LIMIT,
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-8',
