@@ -6,7 +6,9 @@ import type { Payload } from 'payload'
 // Columns a refused sign-in may change by design (Payload's per-account lockout).
 const LOCKOUT_COLUMNS = new Set(['login_attempts', 'lock_until', 'updated_at'])
 // Payload's own bookkeeping, not shop data.
-const IGNORED_TABLES = /^(payload_|sqlite_)/
+// Bookkeeping, not shop data: a refused request still counts against its client's rate limit,
+// and the worker's lease is renewed whatever the requests do.
+const IGNORED_TABLES = /^(payload_|sqlite_|rate_limits$|leases$)/
 
 /**
  * A hash of every record the shop keeps (SQLite: every table, row by row), taken before and
@@ -18,7 +20,7 @@ export function recordFingerprint(payload: Payload): () => Promise<string> {
   if (payload.db.name === 'mongoose' || !client) {
     const slugs = payload.config.collections
       .map((c) => c.slug)
-      .filter((s) => !s.startsWith('payload-'))
+      .filter((s) => !s.startsWith('payload-') && s !== 'rate-limits' && s !== 'leases')
     return async () => {
       const hash = createHash('sha256')
       for (const collection of slugs) {
