@@ -133,7 +133,6 @@ beforeAll(async () => {
         to: 'table@example.com',
         status: 'pending',
         attempts: 0,
-        nextAttemptAt: now,
       },
     })
   ).id
@@ -148,7 +147,6 @@ beforeAll(async () => {
         body: '{}',
         status: 'pending',
         attempts: 0,
-        nextAttemptAt: now,
       },
     })
   ).id
@@ -263,6 +261,36 @@ describe('every /cms/api collection, for every role', () => {
     await call('editor', 'PATCH', `/staff/${me.docs[0]!.id}`, { role: 'admin' })
     const after = await shop.payload.findByID({ collection: slugs.staff, id: me.docs[0]!.id })
     expect(after.role).toBe('editor')
+  })
+
+  it('the jobs queue: admins read it; nobody queues, runs, changes or deletes a job over HTTP', async () => {
+    // The e-mail queued above is a job waiting in the 'email' queue.
+    const waiting = await shop.payload.find({
+      collection: 'payload-jobs',
+      where: { taskSlug: { equals: 'send-email' } },
+      limit: 1,
+    })
+    const job = waiting.docs[0]!
+    expect(job.processing).toBe(false)
+    expect((await call('anonymous', 'GET', '/payload-jobs')).status).toBe(403)
+    expect((await call('editor', 'GET', '/payload-jobs')).status).toBe(403)
+    expect((await call('admin', 'GET', `/payload-jobs/${job.id}`)).status).toBe(200)
+    for (const role of ['anonymous', 'editor', 'admin'] as const) {
+      // Running jobs in a web process would run them beside the worker that holds the lease.
+      for (const path of ['/payload-jobs/run?queue=email', '/payload-jobs/handle-schedules']) {
+        const run = await call(role, 'GET', path)
+        expect(verdictOf(run.status), `${role} GET ${path}: ${run.status}`).toBe('refused')
+      }
+      const create = await call(role, 'POST', '/payload-jobs', { taskSlug: 'send-email' })
+      expect(verdictOf(create.status), `${role} create`).toBe('refused')
+      const update = await call(role, 'PATCH', `/payload-jobs/${job.id}`, { processing: true })
+      expect(verdictOf(update.status), `${role} update`).toBe('refused')
+      const remove = await call(role, 'DELETE', `/payload-jobs/${job.id}`)
+      expect(verdictOf(remove.status), `${role} delete`).toBe('refused')
+    }
+    const after = await shop.payload.findByID({ collection: 'payload-jobs', id: job.id })
+    expect(after.processing).toBe(false)
+    expect(after.totalTried ?? 0).toBe(0)
   })
 
   it('document locks and preferences: nobody anonymous, and no lock names an order', async () => {

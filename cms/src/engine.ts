@@ -1,6 +1,6 @@
 /**
  * The shop's seam for the payment worker: the collections' slugs and types, the writer scope,
- * and the operations a pass runs besides watching the chain (fulfilment, e-mails, webhooks).
+ * and the operations a pass runs besides watching the chain (fulfilment, and the jobs queue: e-mails, webhooks).
  * Status changes themselves go through the Orders collection (its hooks keep the rules).
  */
 export { globalSlugs, slugs } from './collections/slugs'
@@ -9,7 +9,7 @@ export { runInWriterScope } from './db/sqlite-client'
 export { claimLease, releaseLease } from './db/atomic'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
-export { sendPendingEmails } from './operations/email/sendPendingEmails'
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
-export { sendPendingWebhooks } from './operations/webhooks/webhooks'
+export { releaseOrphanedJobs, runDueJobs } from './jobs'
+export { EMAIL_RETRIES } from './jobs/queues'
 export type * from './payload-types'

@@ -59,179 +59,187 @@ export type SupportedTimezones =
   | 'Pacific/Guam'
   | 'Pacific/Noumea'
   | 'Pacific/Auckland'
-  | 'Pacific/Fiji'
+  | 'Pacific/Fiji';
 
 export interface Config {
   auth: {
-    staff: StaffAuthOperations
-  }
-  blocks: {}
+    staff: StaffAuthOperations;
+  };
+  blocks: {};
   collections: {
-    products: Product
-    orders: Order
-    payments: Payment
-    'download-tokens': DownloadToken
-    counters: Counter
-    leases: Lease
-    'rate-limits': RateLimit
-    'email-outbox': EmailOutbox
-    'webhook-deliveries': WebhookDelivery
-    media: Media
-    'digital-files': DigitalFile
-    documents: Document
-    papers: Paper
-    timeline: Timeline
-    staff: Staff
-    'payload-kv': PayloadKv
-    'payload-locked-documents': PayloadLockedDocument
-    'payload-preferences': PayloadPreference
-    'payload-migrations': PayloadMigration
-  }
+    products: Product;
+    orders: Order;
+    payments: Payment;
+    'download-tokens': DownloadToken;
+    counters: Counter;
+    leases: Lease;
+    'rate-limits': RateLimit;
+    'email-outbox': EmailOutbox;
+    'webhook-deliveries': WebhookDelivery;
+    media: Media;
+    'digital-files': DigitalFile;
+    documents: Document;
+    papers: Paper;
+    timeline: Timeline;
+    staff: Staff;
+    'payload-kv': PayloadKv;
+    'payload-jobs': PayloadJob;
+    'payload-locked-documents': PayloadLockedDocument;
+    'payload-preferences': PayloadPreference;
+    'payload-migrations': PayloadMigration;
+  };
   collectionsJoins: {
     orders: {
-      payments: 'payments'
-    }
-  }
+      payments: 'payments';
+    };
+  };
   collectionsSelect: {
-    products: ProductsSelect<false> | ProductsSelect<true>
-    orders: OrdersSelect<false> | OrdersSelect<true>
-    payments: PaymentsSelect<false> | PaymentsSelect<true>
-    'download-tokens': DownloadTokensSelect<false> | DownloadTokensSelect<true>
-    counters: CountersSelect<false> | CountersSelect<true>
-    leases: LeasesSelect<false> | LeasesSelect<true>
-    'rate-limits': RateLimitsSelect<false> | RateLimitsSelect<true>
-    'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>
-    'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>
-    media: MediaSelect<false> | MediaSelect<true>
-    'digital-files': DigitalFilesSelect<false> | DigitalFilesSelect<true>
-    documents: DocumentsSelect<false> | DocumentsSelect<true>
-    papers: PapersSelect<false> | PapersSelect<true>
-    timeline: TimelineSelect<false> | TimelineSelect<true>
-    staff: StaffSelect<false> | StaffSelect<true>
-    'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>
-    'payload-locked-documents':
-      PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>
-    'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>
-    'payload-migrations': PayloadMigrationsSelect<false> | PayloadMigrationsSelect<true>
-  }
+    products: ProductsSelect<false> | ProductsSelect<true>;
+    orders: OrdersSelect<false> | OrdersSelect<true>;
+    payments: PaymentsSelect<false> | PaymentsSelect<true>;
+    'download-tokens': DownloadTokensSelect<false> | DownloadTokensSelect<true>;
+    counters: CountersSelect<false> | CountersSelect<true>;
+    leases: LeasesSelect<false> | LeasesSelect<true>;
+    'rate-limits': RateLimitsSelect<false> | RateLimitsSelect<true>;
+    'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>;
+    'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
+    media: MediaSelect<false> | MediaSelect<true>;
+    'digital-files': DigitalFilesSelect<false> | DigitalFilesSelect<true>;
+    documents: DocumentsSelect<false> | DocumentsSelect<true>;
+    papers: PapersSelect<false> | PapersSelect<true>;
+    timeline: TimelineSelect<false> | TimelineSelect<true>;
+    staff: StaffSelect<false> | StaffSelect<true>;
+    'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
+    'payload-jobs': PayloadJobsSelect<false> | PayloadJobsSelect<true>;
+    'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
+    'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
+    'payload-migrations': PayloadMigrationsSelect<false> | PayloadMigrationsSelect<true>;
+  };
   db: {
-    defaultIDType: number
-  }
-  fallbackLocale: null
+    defaultIDType: number;
+  };
+  fallbackLocale: null;
   globals: {
-    legal: Legal
-    'landing-faqs': LandingFaq
-    'proofs-tools': ProofsTool
-    'recommended-wallets': RecommendedWallet
-    'papers-page': PapersPage
-  }
+    legal: Legal;
+    'landing-faqs': LandingFaq;
+    'proofs-tools': ProofsTool;
+    'recommended-wallets': RecommendedWallet;
+    'papers-page': PapersPage;
+  };
   globalsSelect: {
-    legal: LegalSelect<false> | LegalSelect<true>
-    'landing-faqs': LandingFaqsSelect<false> | LandingFaqsSelect<true>
-    'proofs-tools': ProofsToolsSelect<false> | ProofsToolsSelect<true>
-    'recommended-wallets': RecommendedWalletsSelect<false> | RecommendedWalletsSelect<true>
-    'papers-page': PapersPageSelect<false> | PapersPageSelect<true>
-  }
-  locale: null
+    legal: LegalSelect<false> | LegalSelect<true>;
+    'landing-faqs': LandingFaqsSelect<false> | LandingFaqsSelect<true>;
+    'proofs-tools': ProofsToolsSelect<false> | ProofsToolsSelect<true>;
+    'recommended-wallets': RecommendedWalletsSelect<false> | RecommendedWalletsSelect<true>;
+    'papers-page': PapersPageSelect<false> | PapersPageSelect<true>;
+  };
+  locale: null;
   widgets: {
-    collections: CollectionsWidget
-  }
-  user: Staff
+    collections: CollectionsWidget;
+  };
+  user: Staff;
   jobs: {
-    tasks: unknown
-    workflows: unknown
-  }
+    tasks: {
+      'send-email': TaskSendEmail;
+      'deliver-webhook': TaskDeliverWebhook;
+      inline: {
+        input: unknown;
+        output: unknown;
+      };
+    };
+    workflows: unknown;
+  };
 }
 export interface StaffAuthOperations {
   forgotPassword: {
-    email: string
-    password: string
-  }
+    email: string;
+    password: string;
+  };
   login: {
-    email: string
-    password: string
-  }
+    email: string;
+    password: string;
+  };
   registerFirstUser: {
-    email: string
-    password: string
-  }
+    email: string;
+    password: string;
+  };
   unlock: {
-    email: string
-    password: string
-  }
+    email: string;
+    password: string;
+  };
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "products".
  */
 export interface Product {
-  id: number
-  name: string
-  type: 'DIGITAL' | 'PHYSICAL'
-  priceEUR: number
-  totalStock: number
+  id: number;
+  name: string;
+  type: 'DIGITAL' | 'PHYSICAL';
+  priceEUR: number;
+  totalStock: number;
   /**
    * Copies available for sale now; checkout reserves one atomically. Saving moves the stock by what you changed here, so copies sold while this form was open are kept.
    */
-  currentStock: number
-  currentStockLoaded?: number | null
-  shortDescription?: string | null
-  isAvailable?: boolean | null
-  coverImage?: (number | null) | Media
+  currentStock: number;
+  currentStockLoaded?: number | null;
+  shortDescription?: string | null;
+  isAvailable?: boolean | null;
+  coverImage?: (number | null) | Media;
   /**
    * The PDF or EPUB buyers download. Never served publicly.
    */
-  digitalFile?: (number | null) | DigitalFile
+  digitalFile?: (number | null) | DigitalFile;
   /**
    * Set when the product is soft-deleted.
    */
-  deletedAt?: string | null
-  updatedAt: string
-  createdAt: string
+  deletedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "media".
  */
 export interface Media {
-  id: number
-  alt?: string | null
-  updatedAt: string
-  createdAt: string
-  url?: string | null
-  thumbnailURL?: string | null
-  filename?: string | null
-  mimeType?: string | null
-  filesize?: number | null
-  width?: number | null
-  height?: number | null
-  focalX?: number | null
-  focalY?: number | null
+  id: number;
+  alt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+  url?: string | null;
+  thumbnailURL?: string | null;
+  filename?: string | null;
+  mimeType?: string | null;
+  filesize?: number | null;
+  width?: number | null;
+  height?: number | null;
+  focalX?: number | null;
+  focalY?: number | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "digital-files".
  */
 export interface DigitalFile {
-  id: number
-  updatedAt: string
-  createdAt: string
-  url?: string | null
-  thumbnailURL?: string | null
-  filename?: string | null
-  mimeType?: string | null
-  filesize?: number | null
-  width?: number | null
-  height?: number | null
-  focalX?: number | null
-  focalY?: number | null
+  id: number;
+  updatedAt: string;
+  createdAt: string;
+  url?: string | null;
+  thumbnailURL?: string | null;
+  filename?: string | null;
+  mimeType?: string | null;
+  filesize?: number | null;
+  width?: number | null;
+  height?: number | null;
+  focalX?: number | null;
+  focalY?: number | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "orders".
  */
 export interface Order {
-  id: string
+  id: string;
   status:
     | 'AWAITING_PAYMENT'
     | 'PAYMENT_DETECTED'
@@ -241,61 +249,61 @@ export interface Order {
     | 'SHIPPED'
     | 'EXPIRED'
     | 'ERROR_FULFILLMENT'
-    | 'CANCELLED'
-  product: number | Product
+    | 'CANCELLED';
+  product: number | Product;
   /**
    * At purchase time.
    */
-  productName: string
-  productType: 'DIGITAL' | 'PHYSICAL'
-  userEmail: string
-  clientKey?: string | null
+  productName: string;
+  productType: 'DIGITAL' | 'PHYSICAL';
+  userEmail: string;
+  clientKey?: string | null;
   /**
    * Ordinal address or paymail.
    */
-  tokenAddress?: string | null
+  tokenAddress?: string | null;
   /**
    * Price paid, in EUR (the field keeps its historical name).
    */
-  priceAtPurchaseUSD: number
+  priceAtPurchaseUSD: number;
   /**
    * EUR per BSV at checkout (the field keeps its historical name).
    */
-  bsvUsdRateAtPurchase: number
-  amountSatoshiExpected: number
-  amountSatoshiReceived?: number | null
-  paymentAddress: string
-  addressIndex: number
-  gatewayExpiresAt: string
+  bsvUsdRateAtPurchase: number;
+  amountSatoshiExpected: number;
+  amountSatoshiReceived?: number | null;
+  paymentAddress: string;
+  addressIndex: number;
+  gatewayExpiresAt: string;
   /**
    * The latest payment seen.
    */
-  paymentTxid?: string | null
+  paymentTxid?: string | null;
   /**
    * Exceptions the owner settles by hand.
    */
   flags?: {
-    paidLate?: boolean | null
-    paidPartial?: boolean | null
-    paidOver?: boolean | null
+    paidLate?: boolean | null;
+    paidPartial?: boolean | null;
+    paidOver?: boolean | null;
     /**
      * A payment was double-spent or dropped after it was seen.
      */
-    paidInvalid?: boolean | null
-  }
+    paidInvalid?: boolean | null;
+  };
   /**
    * When the owner last settled this order's exceptions; cleared when new money or an invalid payment arrives.
    */
-  settledAt?: string | null
+  settledAt?: string | null;
   /**
    * The owner asked the payment worker to look at the chain now.
    */
-  recheckRequestedAt?: string | null
+  recheckRequestedAt?: string | null;
   history?:
     | {
-        at: string
-        by: string
-        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck'
+        at: string;
+        by: string;
+        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck';
         fromStatus?:
           | (
               | 'AWAITING_PAYMENT'
@@ -308,7 +316,7 @@ export interface Order {
               | 'ERROR_FULFILLMENT'
               | 'CANCELLED'
             )
-          | null
+          | null;
         toStatus?:
           | (
               | 'AWAITING_PAYMENT'
@@ -321,790 +329,909 @@ export interface Order {
               | 'ERROR_FULFILLMENT'
               | 'CANCELLED'
             )
-          | null
-        note?: string | null
-        txid?: string | null
-        id?: string | null
+          | null;
+        note?: string | null;
+        txid?: string | null;
+        id?: string | null;
       }[]
-    | null
+    | null;
   payments?: {
-    docs?: (number | Payment)[]
-    hasNextPage?: boolean
-    totalDocs?: number
-  }
-  downloadToken?: (number | null) | DownloadToken
-  lastCheckedAt?: string | null
-  paidAt?: string | null
-  fulfilledAt?: string | null
+    docs?: (number | Payment)[];
+    hasNextPage?: boolean;
+    totalDocs?: number;
+  };
+  downloadToken?: (number | null) | DownloadToken;
+  lastCheckedAt?: string | null;
+  paidAt?: string | null;
+  fulfilledAt?: string | null;
   /**
    * Set while the order holds no copy: until checkout has reserved one, and once expiry returns it.
    */
-  stockReleasedAt?: string | null
-  fulfillmentError?: string | null
-  shippingName?: string | null
-  shippingAddressLine1?: string | null
-  shippingAddressLine2?: string | null
-  shippingCity?: string | null
-  shippingStateProvince?: string | null
-  shippingPostalCode?: string | null
-  shippingCountry?: string | null
-  shippingPhone?: string | null
-  shippingTrackingNumber?: string | null
-  shippedAt?: string | null
-  updatedAt: string
-  createdAt: string
+  stockReleasedAt?: string | null;
+  fulfillmentError?: string | null;
+  shippingName?: string | null;
+  shippingAddressLine1?: string | null;
+  shippingAddressLine2?: string | null;
+  shippingCity?: string | null;
+  shippingStateProvince?: string | null;
+  shippingPostalCode?: string | null;
+  shippingCountry?: string | null;
+  shippingPhone?: string | null;
+  shippingTrackingNumber?: string | null;
+  shippedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payments".
  */
 export interface Payment {
-  id: number
-  outpoint: string
-  order: string | Order
-  txid: string
-  vout: number
-  satoshis: number
-  address: string
-  seenAt: string
-  confirmedAt?: string | null
-  blockHeight?: number | null
+  id: number;
+  outpoint: string;
+  order: string | Order;
+  txid: string;
+  vout: number;
+  satoshis: number;
+  address: string;
+  seenAt: string;
+  confirmedAt?: string | null;
+  blockHeight?: number | null;
   /**
    * Set when the transaction left the chain (double-spent or dropped): it no longer counts.
    */
-  invalidatedAt?: string | null
-  invalidReason?: string | null
+  invalidatedAt?: string | null;
+  invalidReason?: string | null;
   /**
    * Arrived after the order expired.
    */
-  late?: boolean | null
-  updatedAt: string
-  createdAt: string
+  late?: boolean | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "download-tokens".
  */
 export interface DownloadToken {
-  id: number
-  tokenHash: string
-  tokenSealed: string
-  order: string | Order
-  product: number | Product
-  expiresAt: string
-  maxUses: number
-  uses: number
-  updatedAt: string
-  createdAt: string
+  id: number;
+  tokenHash: string;
+  tokenSealed: string;
+  order: string | Order;
+  product: number | Product;
+  expiresAt: string;
+  maxUses: number;
+  uses: number;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "counters".
  */
 export interface Counter {
-  id: number
-  name: string
-  value: number
-  updatedAt: string
-  createdAt: string
+  id: number;
+  name: string;
+  value: number;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "leases".
  */
 export interface Lease {
-  id: number
-  name: string
-  holder: string
-  expiresAt: string
-  updatedAt: string
-  createdAt: string
+  id: number;
+  name: string;
+  holder: string;
+  expiresAt: string;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "rate-limits".
  */
 export interface RateLimit {
-  id: number
-  key: string
-  hits: number
-  resetAt: string
-  updatedAt: string
-  createdAt: string
+  id: number;
+  key: string;
+  hits: number;
+  resetAt: string;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "email-outbox".
  */
 export interface EmailOutbox {
-  id: number
-  key: string
-  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle'
-  order: string | Order
-  to: string
-  status: 'pending' | 'sent'
-  attempts: number
-  nextAttemptAt: string
-  lastError?: string | null
-  sentAt?: string | null
-  updatedAt: string
-  createdAt: string
+  id: number;
+  key: string;
+  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle';
+  order: string | Order;
+  to: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  lastError?: string | null;
+  sentAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "webhook-deliveries".
  */
 export interface WebhookDelivery {
-  id: number
-  key: string
-  deliveryId: string
-  event: 'OrderPaid' | 'OrderNeedsSettling'
-  order: string | Order
-  body: string
-  status: 'pending' | 'sent' | 'failed'
-  attempts: number
-  nextAttemptAt: string
+  id: number;
+  key: string;
+  deliveryId: string;
+  event: 'OrderPaid' | 'OrderNeedsSettling';
+  order: string | Order;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
   /**
    * The HTTP status last answered.
    */
-  lastStatus?: number | null
-  lastError?: string | null
-  sentAt?: string | null
-  updatedAt: string
-  createdAt: string
+  lastStatus?: number | null;
+  lastError?: string | null;
+  sentAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "documents".
  */
 export interface Document {
-  id: number
-  title?: string | null
-  updatedAt: string
-  createdAt: string
-  url?: string | null
-  thumbnailURL?: string | null
-  filename?: string | null
-  mimeType?: string | null
-  filesize?: number | null
-  width?: number | null
-  height?: number | null
-  focalX?: number | null
-  focalY?: number | null
+  id: number;
+  title?: string | null;
+  updatedAt: string;
+  createdAt: string;
+  url?: string | null;
+  thumbnailURL?: string | null;
+  filename?: string | null;
+  mimeType?: string | null;
+  filesize?: number | null;
+  width?: number | null;
+  height?: number | null;
+  focalX?: number | null;
+  focalY?: number | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "papers".
  */
 export interface Paper {
-  id: number
-  title: string
-  description: string
-  order: number
+  id: number;
+  title: string;
+  description: string;
+  order: number;
   /**
    * Upload the file or give a link; '#' or empty means not yet available.
    */
   en?: {
-    file?: (number | null) | Document
-    link?: string | null
-    certificateLink?: string | null
-  }
+    file?: (number | null) | Document;
+    link?: string | null;
+    certificateLink?: string | null;
+  };
   /**
    * Upload the file or give a link; '#' or empty means not yet available.
    */
   it?: {
-    file?: (number | null) | Document
-    link?: string | null
-    certificateLink?: string | null
-  }
-  updatedAt: string
-  createdAt: string
+    file?: (number | null) | Document;
+    link?: string | null;
+    certificateLink?: string | null;
+  };
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "timeline".
  */
 export interface Timeline {
-  id: number
+  id: number;
   /**
    * As shown, e.g. "Q3 2027".
    */
-  date: string
-  title: string
-  description: string
-  status: 'completed' | 'upcoming'
-  order: number
-  updatedAt: string
-  createdAt: string
+  date: string;
+  title: string;
+  description: string;
+  status: 'completed' | 'upcoming';
+  order: number;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "staff".
  */
 export interface Staff {
-  id: number
-  name?: string | null
-  role: 'admin' | 'editor'
+  id: number;
+  name?: string | null;
+  role: 'admin' | 'editor';
   /**
    * Needed only to change your own password.
    */
-  currentPassword?: string | null
-  updatedAt: string
-  createdAt: string
-  email: string
-  resetPasswordToken?: string | null
-  resetPasswordExpiration?: string | null
-  salt?: string | null
-  hash?: string | null
-  resetPasswordRequestedAt?: string | null
+  currentPassword?: string | null;
+  updatedAt: string;
+  createdAt: string;
+  email: string;
+  resetPasswordToken?: string | null;
+  resetPasswordExpiration?: string | null;
+  salt?: string | null;
+  hash?: string | null;
+  resetPasswordRequestedAt?: string | null;
   sessions?:
     | {
-        id: string
-        createdAt?: string | null
-        expiresAt: string
+        id: string;
+        createdAt?: string | null;
+        expiresAt: string;
       }[]
-    | null
-  password?: string | null
-  collection: 'staff'
+    | null;
+  password?: string | null;
+  collection: 'staff';
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv".
  */
 export interface PayloadKv {
-  id: number
-  key: string
+  id: number;
+  key: string;
   data:
     | {
-        [k: string]: unknown
+        [k: string]: unknown;
       }
     | unknown[]
     | string
     | number
     | boolean
-    | null
+    | null;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "payload-jobs".
+ */
+export interface PayloadJob {
+  id: number;
+  /**
+   * Input data provided to the job
+   */
+  input?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  taskStatus?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  completedAt?: string | null;
+  totalTried?: number | null;
+  /**
+   * If hasError is true this job will not be retried
+   */
+  hasError?: boolean | null;
+  /**
+   * If hasError is true, this is the error that caused it
+   */
+  error?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  /**
+   * Task execution log
+   */
+  log?:
+    | {
+        executedAt: string;
+        completedAt: string;
+        taskSlug: 'inline' | 'send-email' | 'deliver-webhook';
+        taskID: string;
+        input?:
+          | {
+              [k: string]: unknown;
+            }
+          | unknown[]
+          | string
+          | number
+          | boolean
+          | null;
+        output?:
+          | {
+              [k: string]: unknown;
+            }
+          | unknown[]
+          | string
+          | number
+          | boolean
+          | null;
+        state: 'failed' | 'succeeded';
+        error?:
+          | {
+              [k: string]: unknown;
+            }
+          | unknown[]
+          | string
+          | number
+          | boolean
+          | null;
+        id?: string | null;
+      }[]
+    | null;
+  taskSlug?: ('inline' | 'send-email' | 'deliver-webhook') | null;
+  queue?: string | null;
+  waitUntil?: string | null;
+  processing?: boolean | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-locked-documents".
  */
 export interface PayloadLockedDocument {
-  id: number
+  id: number;
   document?:
     | ({
-        relationTo: 'documents'
-        value: number | Document
+        relationTo: 'documents';
+        value: number | Document;
       } | null)
     | ({
-        relationTo: 'papers'
-        value: number | Paper
+        relationTo: 'papers';
+        value: number | Paper;
       } | null)
     | ({
-        relationTo: 'timeline'
-        value: number | Timeline
-      } | null)
-  globalSlug?: string | null
+        relationTo: 'timeline';
+        value: number | Timeline;
+      } | null);
+  globalSlug?: string | null;
   user: {
-    relationTo: 'staff'
-    value: number | Staff
-  }
-  updatedAt: string
-  createdAt: string
+    relationTo: 'staff';
+    value: number | Staff;
+  };
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-preferences".
  */
 export interface PayloadPreference {
-  id: number
+  id: number;
   user: {
-    relationTo: 'staff'
-    value: number | Staff
-  }
-  key?: string | null
+    relationTo: 'staff';
+    value: number | Staff;
+  };
+  key?: string | null;
   value?:
     | {
-        [k: string]: unknown
+        [k: string]: unknown;
       }
     | unknown[]
     | string
     | number
     | boolean
-    | null
-  updatedAt: string
-  createdAt: string
+    | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-migrations".
  */
 export interface PayloadMigration {
-  id: number
-  name?: string | null
-  batch?: number | null
-  updatedAt: string
-  createdAt: string
+  id: number;
+  name?: string | null;
+  batch?: number | null;
+  updatedAt: string;
+  createdAt: string;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "products_select".
  */
 export interface ProductsSelect<T extends boolean = true> {
-  name?: T
-  type?: T
-  priceEUR?: T
-  totalStock?: T
-  currentStock?: T
-  currentStockLoaded?: T
-  shortDescription?: T
-  isAvailable?: T
-  coverImage?: T
-  digitalFile?: T
-  deletedAt?: T
-  updatedAt?: T
-  createdAt?: T
+  name?: T;
+  type?: T;
+  priceEUR?: T;
+  totalStock?: T;
+  currentStock?: T;
+  currentStockLoaded?: T;
+  shortDescription?: T;
+  isAvailable?: T;
+  coverImage?: T;
+  digitalFile?: T;
+  deletedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "orders_select".
  */
 export interface OrdersSelect<T extends boolean = true> {
-  id?: T
-  status?: T
-  product?: T
-  productName?: T
-  productType?: T
-  userEmail?: T
-  clientKey?: T
-  tokenAddress?: T
-  priceAtPurchaseUSD?: T
-  bsvUsdRateAtPurchase?: T
-  amountSatoshiExpected?: T
-  amountSatoshiReceived?: T
-  paymentAddress?: T
-  addressIndex?: T
-  gatewayExpiresAt?: T
-  paymentTxid?: T
+  id?: T;
+  status?: T;
+  product?: T;
+  productName?: T;
+  productType?: T;
+  userEmail?: T;
+  clientKey?: T;
+  tokenAddress?: T;
+  priceAtPurchaseUSD?: T;
+  bsvUsdRateAtPurchase?: T;
+  amountSatoshiExpected?: T;
+  amountSatoshiReceived?: T;
+  paymentAddress?: T;
+  addressIndex?: T;
+  gatewayExpiresAt?: T;
+  paymentTxid?: T;
   flags?:
     | T
     | {
-        paidLate?: T
-        paidPartial?: T
-        paidOver?: T
-        paidInvalid?: T
-      }
-  settledAt?: T
-  recheckRequestedAt?: T
+        paidLate?: T;
+        paidPartial?: T;
+        paidOver?: T;
+        paidInvalid?: T;
+      };
+  settledAt?: T;
+  recheckRequestedAt?: T;
   history?:
     | T
     | {
-        at?: T
-        by?: T
-        action?: T
-        fromStatus?: T
-        toStatus?: T
-        note?: T
-        txid?: T
-        id?: T
-      }
-  payments?: T
-  downloadToken?: T
-  lastCheckedAt?: T
-  paidAt?: T
-  fulfilledAt?: T
-  stockReleasedAt?: T
-  fulfillmentError?: T
-  shippingName?: T
-  shippingAddressLine1?: T
-  shippingAddressLine2?: T
-  shippingCity?: T
-  shippingStateProvince?: T
-  shippingPostalCode?: T
-  shippingCountry?: T
-  shippingPhone?: T
-  shippingTrackingNumber?: T
-  shippedAt?: T
-  updatedAt?: T
-  createdAt?: T
+        at?: T;
+        by?: T;
+        action?: T;
+        fromStatus?: T;
+        toStatus?: T;
+        note?: T;
+        txid?: T;
+        id?: T;
+      };
+  payments?: T;
+  downloadToken?: T;
+  lastCheckedAt?: T;
+  paidAt?: T;
+  fulfilledAt?: T;
+  stockReleasedAt?: T;
+  fulfillmentError?: T;
+  shippingName?: T;
+  shippingAddressLine1?: T;
+  shippingAddressLine2?: T;
+  shippingCity?: T;
+  shippingStateProvince?: T;
+  shippingPostalCode?: T;
+  shippingCountry?: T;
+  shippingPhone?: T;
+  shippingTrackingNumber?: T;
+  shippedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payments_select".
  */
 export interface PaymentsSelect<T extends boolean = true> {
-  outpoint?: T
-  order?: T
-  txid?: T
-  vout?: T
-  satoshis?: T
-  address?: T
-  seenAt?: T
-  confirmedAt?: T
-  blockHeight?: T
-  invalidatedAt?: T
-  invalidReason?: T
-  late?: T
-  updatedAt?: T
-  createdAt?: T
+  outpoint?: T;
+  order?: T;
+  txid?: T;
+  vout?: T;
+  satoshis?: T;
+  address?: T;
+  seenAt?: T;
+  confirmedAt?: T;
+  blockHeight?: T;
+  invalidatedAt?: T;
+  invalidReason?: T;
+  late?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "download-tokens_select".
  */
 export interface DownloadTokensSelect<T extends boolean = true> {
-  tokenHash?: T
-  tokenSealed?: T
-  order?: T
-  product?: T
-  expiresAt?: T
-  maxUses?: T
-  uses?: T
-  updatedAt?: T
-  createdAt?: T
+  tokenHash?: T;
+  tokenSealed?: T;
+  order?: T;
+  product?: T;
+  expiresAt?: T;
+  maxUses?: T;
+  uses?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "counters_select".
  */
 export interface CountersSelect<T extends boolean = true> {
-  name?: T
-  value?: T
-  updatedAt?: T
-  createdAt?: T
+  name?: T;
+  value?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "leases_select".
  */
 export interface LeasesSelect<T extends boolean = true> {
-  name?: T
-  holder?: T
-  expiresAt?: T
-  updatedAt?: T
-  createdAt?: T
+  name?: T;
+  holder?: T;
+  expiresAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "rate-limits_select".
  */
 export interface RateLimitsSelect<T extends boolean = true> {
-  key?: T
-  hits?: T
-  resetAt?: T
-  updatedAt?: T
-  createdAt?: T
+  key?: T;
+  hits?: T;
+  resetAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "email-outbox_select".
  */
 export interface EmailOutboxSelect<T extends boolean = true> {
-  key?: T
-  kind?: T
-  order?: T
-  to?: T
-  status?: T
-  attempts?: T
-  nextAttemptAt?: T
-  lastError?: T
-  sentAt?: T
-  updatedAt?: T
-  createdAt?: T
+  key?: T;
+  kind?: T;
+  order?: T;
+  to?: T;
+  status?: T;
+  attempts?: T;
+  lastError?: T;
+  sentAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "webhook-deliveries_select".
  */
 export interface WebhookDeliveriesSelect<T extends boolean = true> {
-  key?: T
-  deliveryId?: T
-  event?: T
-  order?: T
-  body?: T
-  status?: T
-  attempts?: T
-  nextAttemptAt?: T
-  lastStatus?: T
-  lastError?: T
-  sentAt?: T
-  updatedAt?: T
-  createdAt?: T
+  key?: T;
+  deliveryId?: T;
+  event?: T;
+  order?: T;
+  body?: T;
+  status?: T;
+  attempts?: T;
+  lastStatus?: T;
+  lastError?: T;
+  sentAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "media_select".
  */
 export interface MediaSelect<T extends boolean = true> {
-  alt?: T
-  updatedAt?: T
-  createdAt?: T
-  url?: T
-  thumbnailURL?: T
-  filename?: T
-  mimeType?: T
-  filesize?: T
-  width?: T
-  height?: T
-  focalX?: T
-  focalY?: T
+  alt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  url?: T;
+  thumbnailURL?: T;
+  filename?: T;
+  mimeType?: T;
+  filesize?: T;
+  width?: T;
+  height?: T;
+  focalX?: T;
+  focalY?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "digital-files_select".
  */
 export interface DigitalFilesSelect<T extends boolean = true> {
-  updatedAt?: T
-  createdAt?: T
-  url?: T
-  thumbnailURL?: T
-  filename?: T
-  mimeType?: T
-  filesize?: T
-  width?: T
-  height?: T
-  focalX?: T
-  focalY?: T
+  updatedAt?: T;
+  createdAt?: T;
+  url?: T;
+  thumbnailURL?: T;
+  filename?: T;
+  mimeType?: T;
+  filesize?: T;
+  width?: T;
+  height?: T;
+  focalX?: T;
+  focalY?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "documents_select".
  */
 export interface DocumentsSelect<T extends boolean = true> {
-  title?: T
-  updatedAt?: T
-  createdAt?: T
-  url?: T
-  thumbnailURL?: T
-  filename?: T
-  mimeType?: T
-  filesize?: T
-  width?: T
-  height?: T
-  focalX?: T
-  focalY?: T
+  title?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  url?: T;
+  thumbnailURL?: T;
+  filename?: T;
+  mimeType?: T;
+  filesize?: T;
+  width?: T;
+  height?: T;
+  focalX?: T;
+  focalY?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "papers_select".
  */
 export interface PapersSelect<T extends boolean = true> {
-  title?: T
-  description?: T
-  order?: T
+  title?: T;
+  description?: T;
+  order?: T;
   en?:
     | T
     | {
-        file?: T
-        link?: T
-        certificateLink?: T
-      }
+        file?: T;
+        link?: T;
+        certificateLink?: T;
+      };
   it?:
     | T
     | {
-        file?: T
-        link?: T
-        certificateLink?: T
-      }
-  updatedAt?: T
-  createdAt?: T
+        file?: T;
+        link?: T;
+        certificateLink?: T;
+      };
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "timeline_select".
  */
 export interface TimelineSelect<T extends boolean = true> {
-  date?: T
-  title?: T
-  description?: T
-  status?: T
-  order?: T
-  updatedAt?: T
-  createdAt?: T
+  date?: T;
+  title?: T;
+  description?: T;
+  status?: T;
+  order?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "staff_select".
  */
 export interface StaffSelect<T extends boolean = true> {
-  name?: T
-  role?: T
-  currentPassword?: T
-  updatedAt?: T
-  createdAt?: T
-  email?: T
-  resetPasswordToken?: T
-  resetPasswordExpiration?: T
-  salt?: T
-  hash?: T
-  resetPasswordRequestedAt?: T
+  name?: T;
+  role?: T;
+  currentPassword?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  email?: T;
+  resetPasswordToken?: T;
+  resetPasswordExpiration?: T;
+  salt?: T;
+  hash?: T;
+  resetPasswordRequestedAt?: T;
   sessions?:
     | T
     | {
-        id?: T
-        createdAt?: T
-        expiresAt?: T
-      }
+        id?: T;
+        createdAt?: T;
+        expiresAt?: T;
+      };
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv_select".
  */
 export interface PayloadKvSelect<T extends boolean = true> {
-  key?: T
-  data?: T
+  key?: T;
+  data?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "payload-jobs_select".
+ */
+export interface PayloadJobsSelect<T extends boolean = true> {
+  input?: T;
+  taskStatus?: T;
+  completedAt?: T;
+  totalTried?: T;
+  hasError?: T;
+  error?: T;
+  log?:
+    | T
+    | {
+        executedAt?: T;
+        completedAt?: T;
+        taskSlug?: T;
+        taskID?: T;
+        input?: T;
+        output?: T;
+        state?: T;
+        error?: T;
+        id?: T;
+      };
+  taskSlug?: T;
+  queue?: T;
+  waitUntil?: T;
+  processing?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-locked-documents_select".
  */
 export interface PayloadLockedDocumentsSelect<T extends boolean = true> {
-  document?: T
-  globalSlug?: T
-  user?: T
-  updatedAt?: T
-  createdAt?: T
+  document?: T;
+  globalSlug?: T;
+  user?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-preferences_select".
  */
 export interface PayloadPreferencesSelect<T extends boolean = true> {
-  user?: T
-  key?: T
-  value?: T
-  updatedAt?: T
-  createdAt?: T
+  user?: T;
+  key?: T;
+  value?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-migrations_select".
  */
 export interface PayloadMigrationsSelect<T extends boolean = true> {
-  name?: T
-  batch?: T
-  updatedAt?: T
-  createdAt?: T
+  name?: T;
+  batch?: T;
+  updatedAt?: T;
+  createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "legal".
  */
 export interface Legal {
-  id: number
+  id: number;
   termsOfUse: {
     root: {
-      type: string
+      type: string;
       children: {
-        type: any
-        version: number
-        [k: string]: unknown
-      }[]
-      direction: ('ltr' | 'rtl') | null
-      format: 'left' | 'start' | 'center' | 'right' | 'end' | 'justify' | ''
-      indent: number
-      version: number
-    }
-    [k: string]: unknown
-  }
+        type: any;
+        version: number;
+        [k: string]: unknown;
+      }[];
+      direction: ('ltr' | 'rtl') | null;
+      format: 'left' | 'start' | 'center' | 'right' | 'end' | 'justify' | '';
+      indent: number;
+      version: number;
+    };
+    [k: string]: unknown;
+  };
   privacyPolicy: {
     root: {
-      type: string
+      type: string;
       children: {
-        type: any
-        version: number
-        [k: string]: unknown
-      }[]
-      direction: ('ltr' | 'rtl') | null
-      format: 'left' | 'start' | 'center' | 'right' | 'end' | 'justify' | ''
-      indent: number
-      version: number
-    }
-    [k: string]: unknown
-  }
-  updatedAt?: string | null
-  createdAt?: string | null
+        type: any;
+        version: number;
+        [k: string]: unknown;
+      }[];
+      direction: ('ltr' | 'rtl') | null;
+      format: 'left' | 'start' | 'center' | 'right' | 'end' | 'justify' | '';
+      indent: number;
+      version: number;
+    };
+    [k: string]: unknown;
+  };
+  updatedAt?: string | null;
+  createdAt?: string | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "landing-faqs".
  */
 export interface LandingFaq {
-  id: number
+  id: number;
   items?:
     | {
-        question: string
-        answer: string
-        id?: string | null
+        question: string;
+        answer: string;
+        id?: string | null;
       }[]
-    | null
-  updatedAt?: string | null
-  createdAt?: string | null
+    | null;
+  updatedAt?: string | null;
+  createdAt?: string | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "proofs-tools".
  */
 export interface ProofsTool {
-  id: number
+  id: number;
   tools?:
     | {
-        name: string
-        description: string
-        link?: string | null
+        name: string;
+        description: string;
+        link?: string | null;
         manuals?:
           | {
-              language: 'en' | 'it' | 'fr' | 'es'
-              link?: string | null
-              id?: string | null
+              language: 'en' | 'it' | 'fr' | 'es';
+              link?: string | null;
+              id?: string | null;
             }[]
-          | null
-        id?: string | null
+          | null;
+        id?: string | null;
       }[]
-    | null
-  updatedAt?: string | null
-  createdAt?: string | null
+    | null;
+  updatedAt?: string | null;
+  createdAt?: string | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "recommended-wallets".
  */
 export interface RecommendedWallet {
-  id: number
+  id: number;
   wallets?:
     | {
-        name: string
-        description: string
-        link: string
-        id?: string | null
+        name: string;
+        description: string;
+        link: string;
+        id?: string | null;
       }[]
-    | null
-  updatedAt?: string | null
-  createdAt?: string | null
+    | null;
+  updatedAt?: string | null;
+  createdAt?: string | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "papers-page".
  */
 export interface PapersPage {
-  id: number
+  id: number;
   /**
    * The .pem file visitors download to verify signatures.
    */
-  publicKey?: (number | null) | Document
-  authorLinksUrl?: string | null
-  updatedAt?: string | null
-  createdAt?: string | null
+  publicKey?: (number | null) | Document;
+  authorLinksUrl?: string | null;
+  updatedAt?: string | null;
+  createdAt?: string | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "legal_select".
  */
 export interface LegalSelect<T extends boolean = true> {
-  termsOfUse?: T
-  privacyPolicy?: T
-  updatedAt?: T
-  createdAt?: T
-  globalType?: T
+  termsOfUse?: T;
+  privacyPolicy?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -1114,13 +1241,13 @@ export interface LandingFaqsSelect<T extends boolean = true> {
   items?:
     | T
     | {
-        question?: T
-        answer?: T
-        id?: T
-      }
-  updatedAt?: T
-  createdAt?: T
-  globalType?: T
+        question?: T;
+        answer?: T;
+        id?: T;
+      };
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -1130,21 +1257,21 @@ export interface ProofsToolsSelect<T extends boolean = true> {
   tools?:
     | T
     | {
-        name?: T
-        description?: T
-        link?: T
+        name?: T;
+        description?: T;
+        link?: T;
         manuals?:
           | T
           | {
-              language?: T
-              link?: T
-              id?: T
-            }
-        id?: T
-      }
-  updatedAt?: T
-  createdAt?: T
-  globalType?: T
+              language?: T;
+              link?: T;
+              id?: T;
+            };
+        id?: T;
+      };
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -1154,25 +1281,25 @@ export interface RecommendedWalletsSelect<T extends boolean = true> {
   wallets?:
     | T
     | {
-        name?: T
-        description?: T
-        link?: T
-        id?: T
-      }
-  updatedAt?: T
-  createdAt?: T
-  globalType?: T
+        name?: T;
+        description?: T;
+        link?: T;
+        id?: T;
+      };
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "papers-page_select".
  */
 export interface PapersPageSelect<T extends boolean = true> {
-  publicKey?: T
-  authorLinksUrl?: T
-  updatedAt?: T
-  createdAt?: T
-  globalType?: T
+  publicKey?: T;
+  authorLinksUrl?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -1180,17 +1307,42 @@ export interface PapersPageSelect<T extends boolean = true> {
  */
 export interface CollectionsWidget {
   data?: {
-    [k: string]: unknown
-  }
-  width: 'full'
+    [k: string]: unknown;
+  };
+  width: 'full';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskSend-email".
+ */
+export interface TaskSendEmail {
+  input: {
+    outboxId: string;
+  };
+  output: {
+    sent?: boolean | null;
+  };
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskDeliver-webhook".
+ */
+export interface TaskDeliverWebhook {
+  input: {
+    deliveryRowId: string;
+  };
+  output: {
+    sent?: boolean | null;
+  };
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "auth".
  */
 export interface Auth {
-  [k: string]: unknown
+  [k: string]: unknown;
 }
+
 
 declare module 'payload' {
   export interface GeneratedTypes extends Config {}

@@ -24,6 +24,7 @@ import { env } from './config/runtime'
 import { databaseAdapter } from './db/adapter'
 import { emailAdapter } from './email/adapter'
 import { globals } from './globals'
+import { shopJobs } from './jobs'
 
 /**
  * The one Payload config, used by the web process, the payment worker, Next's build and the
@@ -63,6 +64,7 @@ export default buildConfig({
     Staff,
   ],
   globals,
+  jobs: shopJobs(env),
   editor: lexicalEditor(),
   db: databaseAdapter(env),
   email: emailAdapter(env),

@@ -45,7 +45,7 @@ async function main() {
     payload,
     chain,
     logger,
-    settings: { ...env, logEmails: env.emailDelivery === 'log' },
+    settings: env,
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
   })

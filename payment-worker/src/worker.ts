@@ -7,8 +7,8 @@ import {
   fulfilOrder,
   queueOrderCreatedEmails,
   runInWriterScope,
-  sendPendingEmails,
-  sendPendingWebhooks,
+  releaseOrphanedJobs,
+  runDueJobs,
   slugs,
 } from '@shop/cms/engine'
 import type { Env } from '@shop/cms/process'
@@ -68,7 +68,7 @@ export type WorkerSettings = Pick<
   | 'webhook'
   | 'emailDelivery'
   | 'workerCrashAt'
-> & { logEmails: boolean; emailRetryBaseMs?: number; webhookRetryDelaysMs?: readonly number[] }
+>
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
 
@@ -429,25 +429,15 @@ export function startPaymentWorker({
     }
 
     if (lease?.lost()) throw new LeaseLostError()
-    // E-mail turned off on purpose: messages wait in the outbox, never marked sent.
-    if (settings.emailDelivery !== 'off')
-      await sendPendingEmails({
-        payload,
-        publicUrl: settings.publicUrl,
-        logToConsole: settings.logEmails,
-        logger,
-        retryBaseMs: settings.emailRetryBaseMs,
-      })
-    await sendPendingWebhooks({
-      payload,
-      webhook: settings.webhook,
-      logger,
-      retryDelaysMs: settings.webhookRetryDelaysMs,
-    })
+    // The jobs queue: e-mails (unless turned off on purpose: they wait in the outbox, never
+    // marked sent) and webhooks, with Payload's retries. Only the lease holder gets here.
+    await runDueJobs(payload, { email: settings.emailDelivery !== 'off' })
   }
 
   /** Standing by while another worker holds the lease: what it knew may be stale on takeover. */
   let standingBy = false
+  /** Jobs a dead holder left marked running were put back since this worker took the lease. */
+  let orphansReleased = false
 
   async function runOnce() {
     try {
@@ -458,9 +448,16 @@ export function startPaymentWorker({
       }
       if (standingBy) {
         standingBy = false
+        orphansReleased = false
         watch.clear()
         lastFullReload = 0
         lastTip = -1
+      }
+      if (!orphansReleased) {
+        const released = await runInWriterScope(() => releaseOrphanedJobs(payload))
+        if (released > 0)
+          logger.warn({ released }, 'jobs left running by a stopped worker requeued')
+        orphansReleased = true
       }
       await runInWriterScope(pass)
       onHeartbeat?.('active')

@@ -70,7 +70,6 @@ beforeAll(async () => {
     settings: {
       ...loadEnv(),
       wocMaxRequestsPerSecond: LIMIT_PER_SECOND,
-      logEmails: false,
     },
   })
 })

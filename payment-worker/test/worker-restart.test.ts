@@ -155,7 +155,7 @@ describe('the "order created" e-mail', () => {
       payload: h.shop.payload,
       chain: createWhatsOnChainClient({ baseUrl: h.simulator.wocUrl, maxRequestsPerSecond: 200 }),
       logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
-      settings: { ...loadEnv(), logEmails: false },
+      settings: loadEnv(),
       autoStart: false,
     })
     await restarted.runOnce()

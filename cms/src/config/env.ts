@@ -70,6 +70,9 @@ const schema = z.object({
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   WORKER_LEASE_SECONDS: intFrom(10, 2),
+  // The first retry of a failed e-mail or webhook waits this long; each next one twice as long.
+  EMAIL_RETRY_BASE_MS: intFrom(2000, 10),
+  WEBHOOK_RETRY_BASE_MS: intFrom(10_000, 10),
   // Test hook: the worker exits right after recording payments, or just before delivering.
   WORKER_CRASH_AT: z.enum(['after-record', 'before-fulfil']).optional(),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
@@ -161,6 +164,10 @@ export type Env = {
   workerSlowPollMs: number
   /** One worker runs at a time; a standby takes over this long after the active one dies. */
   workerLeaseSeconds: number
+  /** The first retry delay of an e-mail job (then doubling, 16 retries: about 36 hours). */
+  emailRetryBaseMs: number
+  /** The first retry delay of a webhook job (then doubling, 10 retries: about 3 hours). */
+  webhookRetryBaseMs: number
   /** Test hook (never in production): where the worker exits on purpose. */
   workerCrashAt: 'after-record' | 'before-fulfil' | undefined
   /** Order creations allowed per client per minute. */
@@ -314,6 +321,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
+    emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     workerCrashAt: isProduction ? undefined : e.WORKER_CRASH_AT,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
     maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,

@@ -44,6 +44,10 @@ export function sharedShopEnv(): Record<string, string> {
     'MAX_OPEN_ORDERS_PER_CLIENT',
     'MAX_OPEN_ORDERS_PER_EMAIL',
     'EMAILS_PER_ADDRESS_PER_HOUR',
+    'EMAIL_RETRY_BASE_MS',
+    'WEBHOOK_RETRY_BASE_MS',
+    'SMTP_HOST',
+    'SMTP_PORT',
   ]
   return Object.fromEntries(
     keys.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]),

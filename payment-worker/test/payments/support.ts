@@ -50,6 +50,8 @@ export async function startPaymentsHarness({
       WORKER_FAST_POLL_MS: '100',
       WORKER_SLOW_POLL_MS: '200',
       ORDER_CREATE_RATE_LIMIT: '1000',
+      EMAIL_RETRY_BASE_MS: '50',
+      WEBHOOK_RETRY_BASE_MS: '100',
       ...env,
     },
   })
@@ -75,12 +77,7 @@ export async function startPaymentsHarness({
     payload: shop.payload,
     chain,
     logger,
-    settings: {
-      ...settings,
-      logEmails: false,
-      emailRetryBaseMs: 50,
-      webhookRetryDelaysMs: [100, 200, 400],
-    },
+    settings,
     autoStart: startWorker,
     clock,
   })

@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { isAdmin } from '../../access/isAdmin'
+import { JOB_QUEUES, TASKS } from '../../jobs/queues'
 import { slugs } from '../slugs'
 
 export const EMAIL_KINDS = [
@@ -14,10 +15,11 @@ export const EMAIL_KINDS = [
 export type EmailKind = (typeof EMAIL_KINDS)[number]
 
 /**
- * The outbox of the buyer e-mails and the owner's alerts. Checkout and the worker only insert a row (one per order and
- * kind: the unique key makes queueing idempotent); the payment worker sends them with retries, so
- * a broken SMTP server delays mail and never blocks or loses an order. The message is rendered
- * when it is sent, so download links are never stored in clear.
+ * The outbox of the buyer e-mails and the owner's alerts: one row per order and kind (the unique
+ * key makes queueing idempotent). Inserting a row queues its `send-email` job in the same
+ * transaction; the payment worker runs it with Payload's retries, so a broken SMTP server delays
+ * mail and never blocks or loses an order. The message is rendered when it is sent, so download
+ * links are never stored in clear.
  */
 export const EmailOutbox: CollectionConfig = {
   slug: slugs.emailOutbox,
@@ -37,12 +39,26 @@ export const EmailOutbox: CollectionConfig = {
       required: true,
       defaultValue: 'pending',
       index: true,
-      options: ['pending', 'sent'],
+      // failed: every retry failed (the job stays in Jobs with its errors).
+      options: ['pending', 'sent', 'failed'],
     },
     { name: 'attempts', type: 'number', required: true, defaultValue: 0, min: 0 },
-    { name: 'nextAttemptAt', type: 'date', required: true, index: true },
     { name: 'lastError', type: 'text' },
     { name: 'sentAt', type: 'date' },
   ],
+  hooks: {
+    afterChange: [
+      async ({ doc, operation, req }) => {
+        if (operation !== 'create') return doc
+        await req.payload.jobs.queue({
+          task: TASKS.sendEmail,
+          queue: JOB_QUEUES.email,
+          input: { outboxId: String(doc.id) },
+          req,
+        })
+        return doc
+      },
+    ],
+  },
   timestamps: true,
 }

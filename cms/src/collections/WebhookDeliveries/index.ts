@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { isAdmin } from '../../access/isAdmin'
+import { JOB_QUEUES, TASKS } from '../../jobs/queues'
 import { slugs } from '../slugs'
 
 /** The events the shop reports to the owner's webhook (WEBHOOK_URL). */
@@ -9,9 +10,10 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 /**
  * The outbox of the owner's webhook: one delivery per order, event and exception (the unique
- * key), inserted with the change that caused it, posted by the payment worker with retries
- * (operations/webhooks/sendPendingWebhooks.ts). The body is fixed when queued, so a redelivery
- * sends the same bytes and the same delivery id.
+ * key), inserted with the change that caused it. Inserting a row queues its `deliver-webhook`
+ * job in the same transaction; the payment worker posts it with Payload's retries
+ * (operations/webhooks/webhooks.ts). The body is fixed when queued, so a redelivery sends the
+ * same bytes and the same delivery id.
  */
 export const WebhookDeliveries: CollectionConfig = {
   slug: slugs.webhookDeliveries,
@@ -36,7 +38,6 @@ export const WebhookDeliveries: CollectionConfig = {
       options: ['pending', 'sent', 'failed'],
     },
     { name: 'attempts', type: 'number', required: true, defaultValue: 0, min: 0 },
-    { name: 'nextAttemptAt', type: 'date', required: true, index: true },
     {
       name: 'lastStatus',
       type: 'number',
@@ -45,5 +46,19 @@ export const WebhookDeliveries: CollectionConfig = {
     { name: 'lastError', type: 'text' },
     { name: 'sentAt', type: 'date' },
   ],
+  hooks: {
+    afterChange: [
+      async ({ doc, operation, req }) => {
+        if (operation !== 'create') return doc
+        await req.payload.jobs.queue({
+          task: TASKS.deliverWebhook,
+          queue: JOB_QUEUES.webhooks,
+          input: { deliveryRowId: String(doc.id) },
+          req,
+        })
+        return doc
+      },
+    ],
+  },
   timestamps: true,
 }

@@ -82,7 +82,6 @@ export async function queueOrderEmail({
         to: recipient,
         status: 'pending',
         attempts: 0,
-        nextAttemptAt: new Date().toISOString(),
       },
     })
     return true

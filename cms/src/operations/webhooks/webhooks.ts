@@ -10,11 +10,10 @@ import type { Order, WebhookDelivery } from '../../payload-types'
  * The owner's webhook, after BTCPay Server's conventions: a JSON body with a delivery id, the
  * event type and a Unix timestamp, signed with HMAC-SHA256 of the exact body under the shared
  * secret (`Shop-Sig: sha256=<hex>`, as BTCPay's `BTCPay-Sig`); any 2xx is a success, anything
- * else is retried with growing delays (10 s, 1 min, 10 min, 1 h, 6 h), then the delivery is
- * marked failed and stays visible in /cms.
+ * else is retried with doubling delays from WEBHOOK_RETRY_BASE_MS (10 s; 10 retries, about 3
+ * hours), then the delivery is marked failed and stays visible in /cms.
  */
 export const SIGNATURE_HEADER = 'Shop-Sig'
-export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 600_000, 3_600_000, 21_600_000]
 const TIMEOUT_MS = 10_000
 
 export function signWebhookBody(body: string, secret: string): string {
@@ -80,99 +79,85 @@ export async function queueWebhook({
       body: bodyOf(event, order, deliveryId),
       status: 'pending',
       attempts: 0,
-      nextAttemptAt: new Date().toISOString(),
     },
   })
 }
 
-type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
-
-/** Posts the due deliveries (the payment worker calls this every pass). */
-export async function sendPendingWebhooks({
-  payload,
+/**
+ * Posts one delivery: the body of the `deliver-webhook` job (jobs/deliverWebhook.ts), run by the
+ * payment worker that holds the lease. A failure is recorded on the row and thrown, and Payload's
+ * queue retries the job with backoff; the last failure marks the delivery failed. A redelivery
+ * says so, with the same id and otherwise the same body.
+ */
+export async function deliverWebhook({
+  req,
+  deliveryRowId,
   webhook,
-  logger = payload.logger,
-  retryDelaysMs = WEBHOOK_RETRY_DELAYS_MS,
-  limit = 20,
+  lastAttempt,
 }: {
-  payload: Payload
+  req: PayloadRequest
+  deliveryRowId: string
   webhook: { url: string; secret: string } | undefined
-  logger?: Log
-  retryDelaysMs?: readonly number[]
-  limit?: number
-}): Promise<{ sent: number; failed: number }> {
-  if (!webhook) return { sent: 0, failed: 0 }
-  const due = await payload.find({
+  lastAttempt: boolean
+}): Promise<{ sent: boolean }> {
+  const { payload } = req
+  const delivery = (await payload.findByID({
     collection: slugs.webhookDeliveries,
-    where: {
-      and: [
-        { status: { equals: 'pending' } },
-        { nextAttemptAt: { less_than_equal: new Date().toISOString() } },
-      ],
-    },
-    sort: 'nextAttemptAt',
-    limit,
+    id: deliveryRowId,
     depth: 0,
-    pagination: false,
-  })
-  let sent = 0
-  let failed = 0
-  for (const delivery of due.docs as WebhookDelivery[]) {
-    const attempts = delivery.attempts + 1
-    let status: number | null = null
-    let error: string | null = null
-    try {
-      // A redelivery says so, with the same id and otherwise the same body.
-      const body =
-        attempts > 1
-          ? delivery.body.replace('"isRedelivery":false', '"isRedelivery":true')
-          : delivery.body
-      const response = await fetch(webhook.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'BookShop-Webhooks/1',
-          [SIGNATURE_HEADER]: signWebhookBody(body, webhook.secret),
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      })
-      status = response.status
-      await response.arrayBuffer().catch(() => undefined)
-    } catch (failure) {
-      error = failure instanceof Error ? failure.message : String(failure)
-    }
-    const ok = status !== null && status >= 200 && status < 300
-    const gaveUp = !ok && attempts > retryDelaysMs.length
-    await payload.update({
-      collection: slugs.webhookDeliveries,
-      id: delivery.id,
-      depth: 0,
-      data: {
-        attempts,
-        lastStatus: status,
-        lastError: ok ? null : (error ?? `HTTP ${status}`),
-        ...(ok
-          ? { status: 'sent', sentAt: new Date().toISOString() }
-          : gaveUp
-            ? { status: 'failed' }
-            : {
-                nextAttemptAt: new Date(Date.now() + retryDelaysMs[attempts - 1]!).toISOString(),
-              }),
+    disableErrors: true,
+  })) as WebhookDelivery | null
+  if (!delivery || delivery.status === 'sent') return { sent: false }
+  // WEBHOOK_URL removed since it was queued: nothing to post to, nothing to retry.
+  if (!webhook) return { sent: false }
+  const attempts = delivery.attempts + 1
+  let status: number | null = null
+  let error: string | null = null
+  try {
+    const body =
+      attempts > 1
+        ? delivery.body.replace('"isRedelivery":false', '"isRedelivery":true')
+        : delivery.body
+    const response = await fetch(webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'BookShop-Webhooks/1',
+        [SIGNATURE_HEADER]: signWebhookBody(body, webhook.secret),
       },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
     })
-    const orderId = typeof delivery.order === 'object' ? delivery.order.id : delivery.order
-    if (ok) {
-      sent += 1
-      logger.info({ orderId, event: delivery.event, attempts }, 'webhook delivered')
-    } else {
-      failed += 1
-      logger.warn(
-        { orderId, event: delivery.event, attempts, status, error, gaveUp },
-        gaveUp ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
-      )
-    }
+    status = response.status
+    await response.arrayBuffer().catch(() => undefined)
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure)
   }
-  return { sent, failed }
+  const ok = status !== null && status >= 200 && status < 300
+  await payload.update({
+    collection: slugs.webhookDeliveries,
+    id: delivery.id,
+    depth: 0,
+    data: {
+      attempts,
+      lastStatus: status,
+      lastError: ok ? null : (error ?? `HTTP ${status}`),
+      ...(ok
+        ? { status: 'sent', sentAt: new Date().toISOString() }
+        : lastAttempt
+          ? { status: 'failed' }
+          : {}),
+    },
+  })
+  const orderId = typeof delivery.order === 'object' ? delivery.order.id : delivery.order
+  if (ok) {
+    payload.logger.info({ orderId, event: delivery.event, attempts }, 'webhook delivered')
+    return { sent: true }
+  }
+  payload.logger.warn(
+    { orderId, event: delivery.event, attempts, status, error },
+    lastAttempt ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
+  )
+  throw new Error(`webhook delivery ${delivery.deliveryId} failed: ${error ?? `HTTP ${status}`}`)
 }

@@ -1,0 +1,87 @@
+import type { PayloadRequest } from 'payload'
+
+import { slugs } from '../../collections/slugs'
+import type { EmailOutbox, Order } from '../../payload-types'
+import { downloadUrlOf } from '../fulfilment/downloadTokens'
+import { renderOrderEmail } from './renderOrderEmail'
+
+/**
+ * Sends one outbox message: the body of the `send-email` job (jobs/sendEmail.ts), run by the
+ * payment worker that holds the lease. The message is rendered now, so a download link is never
+ * stored in clear. A message already sent is not sent again (a job retried after its worker died
+ * between the SMTP server's answer and the job's completion). A failure is recorded on the row
+ * and thrown, and Payload's queue retries the job with backoff; the last failure marks the row
+ * failed. Without SMTP (test mode) nothing leaves the machine: the message is logged and shown
+ * on /test-mode/outbox.
+ */
+export async function sendOutboxEmail({
+  req,
+  outboxId,
+  publicUrl,
+  logToConsole,
+  lastAttempt,
+}: {
+  req: PayloadRequest
+  outboxId: string
+  publicUrl: string
+  logToConsole: boolean
+  /** No retry follows a failure of this attempt. */
+  lastAttempt: boolean
+}): Promise<{ sent: boolean }> {
+  const { payload } = req
+  const message = (await payload.findByID({
+    collection: slugs.emailOutbox,
+    id: outboxId,
+    depth: 0,
+    disableErrors: true,
+  })) as EmailOutbox | null
+  if (!message || message.status === 'sent') return { sent: false }
+  const orderId = typeof message.order === 'object' ? message.order.id : message.order
+  const attempts = (message.attempts ?? 0) + 1
+  try {
+    const order = (await payload.findByID({
+      collection: slugs.orders,
+      id: orderId,
+      depth: 0,
+    })) as Order
+    const downloadUrl =
+      message.kind === 'order-paid' ? await downloadUrlOf(payload, order.id) : null
+    const email = renderOrderEmail({ kind: message.kind, order, publicUrl, downloadUrl })
+    await payload.sendEmail({
+      to: message.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+    })
+    if (logToConsole)
+      payload.logger.info(
+        { orderId, kind: message.kind, to: message.to, subject: email.subject, text: email.text },
+        'e-mail (test mode outbox)',
+      )
+    await payload.update({
+      collection: slugs.emailOutbox,
+      id: message.id,
+      depth: 0,
+      data: { status: 'sent', sentAt: new Date().toISOString(), attempts, lastError: null },
+    })
+    payload.logger.info({ orderId, kind: message.kind, attempts }, 'e-mail sent')
+    return { sent: true }
+  } catch (error) {
+    const reason = String((error as Error)?.message ?? error).slice(0, 500)
+    payload.logger.warn(
+      { orderId, kind: message.kind, attempts, err: reason },
+      lastAttempt ? 'e-mail not sent; giving up' : 'e-mail not sent; will retry',
+    )
+    await payload
+      .update({
+        collection: slugs.emailOutbox,
+        id: message.id,
+        depth: 0,
+        data: { attempts, lastError: reason, ...(lastAttempt ? { status: 'failed' } : {}) },
+      })
+      .catch((err: unknown) =>
+        payload.logger.error({ err, orderId }, 'could not record the e-mail failure'),
+      )
+    throw error
+  }
+}

@@ -1,0 +1,215 @@
+import type { AddressInfo } from 'node:net'
+
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { EMAIL_RETRIES, runDueJobs, slugs } from '@shop/cms/engine'
+import type { EmailOutbox } from '@shop/cms/engine'
+import { sharedShopEnv, spawnTs } from './spawn'
+import type { PaymentsHarness } from './support'
+import { api, createOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
+
+/**
+ * Issue 16, part 3: e-mails are jobs on Payload's queue. Each outbox row queues its job in the
+ * transaction that inserts it; only the worker that holds the lease runs jobs, so two workers
+ * send each message once; a job a dead worker left running is run by the next holder; the last
+ * failed retry marks the message failed. (Webhook jobs: owner-actions.test.ts; nobody runs jobs
+ * over HTTP: hardening/cms-access-table.test.ts.)
+ */
+const inbox: { to: string; subject: string }[] = []
+let failing = false
+let smtp: SMTPServer
+let h: PaymentsHarness
+let pdfId: number
+const children: ReturnType<typeof spawnTs>[] = []
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (!failing) return callback()
+      const error = new Error('Mailbox unavailable, try later') as Error & { responseCode: number }
+      error.responseCode = 451
+      callback(error)
+    },
+    onData(stream, session, callback) {
+      let raw = ''
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()))
+      stream.on('end', () => {
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address).join(','),
+          subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  h = await startPaymentsHarness({
+    worker: false,
+    env: {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
+      CONFIRMATIONS_REQUIRED: '0',
+      MAX_OPEN_ORDERS_PER_EMAIL: '50',
+      EMAILS_PER_ADDRESS_PER_HOUR: '50',
+    },
+  })
+  pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+})
+
+afterAll(async () => {
+  for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL')
+  await h?.close()
+  await new Promise<void>((resolve) => smtp?.close(() => resolve()))
+})
+
+const outboxOf = async (orderId: string) =>
+  (
+    await h.shop.payload.find({
+      collection: slugs.emailOutbox,
+      where: { order: { equals: orderId } },
+      depth: 0,
+    })
+  ).docs as EmailOutbox[]
+
+/** An outbox row as checkout would insert it; its job is queued with it. */
+async function queueMessage(orderId: string, to: string) {
+  const row = await h.shop.payload.create({
+    collection: slugs.emailOutbox,
+    data: {
+      key: `order-created:${orderId}`,
+      kind: 'order-created',
+      order: orderId,
+      to,
+      status: 'pending',
+      attempts: 0,
+    },
+  })
+  const job = (
+    await h.shop.payload.find({
+      collection: 'payload-jobs',
+      where: { 'input.outboxId': { equals: String(row.id) } },
+    })
+  ).docs[0]
+  expect(job, 'the row queued its job').toBeDefined()
+  return { row, job: job! }
+}
+
+describe('e-mail jobs', () => {
+  it('are sent once each while two workers share the database (one holds the lease)', async () => {
+    const env = { ...sharedShopEnv(), LOG_LEVEL: 'info', WORKER_LEASE_SECONDS: '3' }
+    const first = spawnTs('payment-worker/src/main.ts', env)
+    children.push(first)
+    await waitFor(async () => first.output().includes('holds the lease'), { timeoutMs: 60_000 })
+    const second = spawnTs('payment-worker/src/main.ts', env)
+    children.push(second)
+    await waitFor(async () => second.output().includes('another payment worker holds the lease'), {
+      timeoutMs: 60_000,
+    })
+    const orders: string[] = []
+    for (let i = 0; i < 4; i++) {
+      const orderId = await createOrder(h.shop, pdfId, { userEmail: `twice-${i}@example.com` })
+      await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+      orders.push(orderId)
+    }
+    // Created and paid, for each order: eight messages, each sent and received once.
+    await waitFor(
+      async () => {
+        const rows = (await Promise.all(orders.map(outboxOf))).flat()
+        return rows.length === 8 && rows.every((r) => r.status === 'sent')
+      },
+      { timeoutMs: 60_000 },
+    )
+    const received = inbox.filter((m) => m.to.startsWith('twice-'))
+    expect(received).toHaveLength(8)
+    expect(new Set(received.map((m) => `${m.to} ${m.subject}`)).size).toBe(8)
+    expect(second.output()).not.toContain('e-mail sent')
+    for (const c of [first, second]) c.child.kill('SIGTERM')
+    await Promise.all([first.exited, second.exited])
+  })
+
+  it('left running by a worker that died are run by the next worker to take the lease', async () => {
+    const orderId = await createOrder(h.shop, pdfId, { userEmail: 'orphan@example.com' })
+    await h.shop.payload.delete({
+      collection: slugs.emailOutbox,
+      where: { order: { equals: orderId } },
+    })
+    const { row, job } = await queueMessage(orderId, 'orphan@example.com')
+    // As a worker killed in the middle of the job leaves it.
+    await h.shop.payload.update({
+      collection: 'payload-jobs',
+      id: job.id,
+      data: { processing: true },
+    })
+    await runDueJobs(h.shop.payload, { email: true })
+    expect(inbox.filter((m) => m.to === 'orphan@example.com')).toHaveLength(0)
+
+    // The in-process worker (no lease: it always holds) takes over with its first pass.
+    await h.worker.runOnce()
+    const sent = (await h.shop.payload.findByID({
+      collection: slugs.emailOutbox,
+      id: row.id,
+    })) as EmailOutbox
+    expect(sent.status).toBe('sent')
+    expect(inbox.filter((m) => m.to === 'orphan@example.com')).toHaveLength(1)
+    const left = await h.shop.payload.find({
+      collection: 'payload-jobs',
+      where: { id: { equals: job.id } },
+    })
+    expect(left.totalDocs, 'a completed job is deleted').toBe(0)
+  })
+
+  it('give up after the last retry: the message says failed, the job keeps its error', async () => {
+    const orderId = await createOrder(h.shop, pdfId, { userEmail: 'never@example.com' })
+    await h.shop.payload.delete({
+      collection: slugs.emailOutbox,
+      where: { order: { equals: orderId } },
+    })
+    const { row, job } = await queueMessage(orderId, 'never@example.com')
+    failing = true
+    try {
+      await runDueJobs(h.shop.payload, { email: true })
+      const once = (await h.shop.payload.findByID({
+        collection: slugs.emailOutbox,
+        id: row.id,
+      })) as EmailOutbox
+      expect(once.status).toBe('pending')
+      expect(once.attempts).toBe(1)
+      expect(once.lastError).toContain('Mailbox unavailable')
+      const retry = await h.shop.payload.findByID({ collection: 'payload-jobs', id: job.id })
+      expect(retry.hasError).toBeFalsy()
+      expect(new Date(retry.waitUntil!).getTime()).toBeGreaterThan(Date.now() - 1000)
+
+      // As if 15 more retries had failed: the next one is the last.
+      const failedTry = retry.log![0]!
+      await h.shop.payload.update({
+        collection: 'payload-jobs',
+        id: job.id,
+        data: {
+          totalTried: EMAIL_RETRIES,
+          waitUntil: null,
+          log: Array.from({ length: EMAIL_RETRIES }, () => {
+            const { id: _id, ...entry } = failedTry
+            return entry
+          }),
+        },
+      })
+      await runDueJobs(h.shop.payload, { email: true })
+    } finally {
+      failing = false
+    }
+    const failed = (await h.shop.payload.findByID({
+      collection: slugs.emailOutbox,
+      id: row.id,
+    })) as EmailOutbox
+    expect(failed.status).toBe('failed')
+    const kept = await h.shop.payload.findByID({ collection: 'payload-jobs', id: job.id })
+    expect(kept.hasError).toBe(true)
+    // Given up: never run again.
+    await runDueJobs(h.shop.payload, { email: true })
+    expect(inbox.filter((m) => m.to === 'never@example.com')).toHaveLength(0)
+  })
+})
