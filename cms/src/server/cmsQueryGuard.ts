@@ -26,6 +26,8 @@ const PAYLOAD_SUB_ROUTES = new Set([
   'file',
   'first-register',
   'forgot-password',
+  // The jobs collection's (refused by its access rule: only the worker runs jobs).
+  'handle-schedules',
   'init',
   'login',
   'logout',
@@ -34,6 +36,7 @@ const PAYLOAD_SUB_ROUTES = new Set([
   'paste-url',
   'refresh-token',
   'reset-password',
+  'run',
   'unlock',
   'verify',
   'versions',
