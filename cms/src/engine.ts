@@ -12,4 +12,5 @@ export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmai
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
 export { releaseOrphanedJobs, runDueJobs } from './jobs'
 export { EMAIL_RETRIES } from './jobs/queues'
+export { fileStoreOf } from './storage'
 export type * from './payload-types'

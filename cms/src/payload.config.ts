@@ -25,6 +25,7 @@ import { databaseAdapter } from './db/adapter'
 import { emailAdapter } from './email/adapter'
 import { globals } from './globals'
 import { shopJobs } from './jobs'
+import { storagePlugins } from './storage'
 
 /**
  * The one Payload config, used by the web process, the payment worker, Next's build and the
@@ -65,6 +66,7 @@ export default buildConfig({
   ],
   globals,
   jobs: shopJobs(env),
+  plugins: storagePlugins(env),
   editor: lexicalEditor(),
   db: databaseAdapter(env),
   email: emailAdapter(env),

@@ -7,6 +7,7 @@ import {
   fulfilOrder,
   queueOrderCreatedEmails,
   runInWriterScope,
+  fileStoreOf,
   releaseOrphanedJobs,
   runDueJobs,
   slugs,
@@ -57,6 +58,9 @@ export type WorkerSettings = Pick<
   | 'monitoringWindowHours'
   | 'lateWatchDays'
   | 'filesDir'
+  | 'mediaDir'
+  | 'documentsDir'
+  | 'storage'
   | 'downloadTokenTtlHours'
   | 'downloadMaxUses'
   | 'publicUrl'
@@ -295,7 +299,7 @@ export function startPaymentWorker({
     return fulfilOrder({
       payload,
       order,
-      filesDir: settings.filesDir,
+      store: fileStoreOf(settings),
       tokenTtlHours: settings.downloadTokenTtlHours,
       tokenMaxUses: settings.downloadMaxUses,
       logger,

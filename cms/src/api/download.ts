@@ -8,8 +8,9 @@ import { slugs } from '../collections/slugs'
 import { env } from '../config/runtime'
 import { consumeDownloadUse } from '../db/atomic'
 import { hashDownloadToken } from '../operations/fulfilment/downloadTokens'
-import { digitalFilePathOf } from '../operations/fulfilment/fulfilOrder'
+import { digitalFileOf } from '../operations/fulfilment/fulfilOrder'
 import type { DownloadToken } from '../payload-types'
+import { fileStoreOf } from '../storage'
 import type { Logger } from '../server/logger'
 import { DatabaseRateLimitStore } from '../server/rateLimitStore'
 
@@ -95,29 +96,25 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
     }
     const use = await consumeDownloadUse({ payload, tokenHash: hashDownloadToken(token) })
     if (!use.ok) return reply(use.reason)
-    const file = await digitalFilePathOf({
-      payload,
-      productId: use.productId,
-      filesDir: env.filesDir,
-    })
-    if (!file) {
+    const store = fileStoreOf(env)
+    const file = await digitalFileOf({ payload, productId: use.productId, store })
+    const stored = file && (await store.open('files', file.filename))
+    if (!file || !stored) {
       logger.error({ orderId: use.orderId }, 'download refused: the digital file is missing')
       return reply('missing')
     }
     logger.info({ orderId: use.orderId }, 'download served')
+    // A use is spent: the whole book is sent whatever the request asks (no ranges, no
+    // conditions: a 206, 304, 412 or 416 would spend the use without delivering it).
     res.attachment(path.basename(file.filename))
     res.type(file.mimeType)
-    // A use is spent: the whole book is sent whatever the request asks. A range or a condition
-    // (answered 206, 304, 412 or 416) would spend the use without delivering it.
-    for (const header of [
-      'range',
-      'if-match',
-      'if-none-match',
-      'if-modified-since',
-      'if-unmodified-since',
-    ])
-      delete req.headers[header]
-    res.sendFile(file.filePath, { dotfiles: 'deny', acceptRanges: false })
+    if (stored.size !== undefined) res.setHeader('Content-Length', String(stored.size))
+    res.setHeader('Accept-Ranges', 'none')
+    stored.body.on('error', (error) => {
+      logger.error({ err: error, orderId: use.orderId }, 'download interrupted')
+      res.destroy(error)
+    })
+    stored.body.pipe(res)
   })
   return router
 }

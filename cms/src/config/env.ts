@@ -40,6 +40,19 @@ const schema = z.object({
   MEDIA_DIR: optionalText,
   FILES_DIR: optionalText,
   DOCUMENTS_DIR: optionalText,
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: blankIsUnset(
+    z
+      .string()
+      .trim()
+      .url('S3_ENDPOINT must be an http(s) URL.')
+      .refine((v) => /^https?:\/\//.test(v), 'S3_ENDPOINT must be an http(s) URL.'),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
 
   BSV_NETWORK: z.enum(['main', 'test']).default('main'),
   BSV_XPUB: optionalText,
@@ -201,6 +214,21 @@ export type Env = {
   }
   demoAdmin: { email: string; password: string | undefined }
   seed: 'auto' | 'never'
+  /**
+   * Where uploads live: the local directories above, or one S3-compatible bucket (covers under
+   * media/, books under files/, documents under documents/).
+   */
+  storage:
+    | { kind: 'local' }
+    | {
+        kind: 's3'
+        bucket: string
+        region: string
+        endpoint: string | undefined
+        accessKeyId: string
+        secretAccessKey: string
+        forcePathStyle: boolean
+      }
 }
 
 export class EnvError extends Error {
@@ -255,6 +283,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (!e.PUBLIC_URL)
       problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
   }
+  if (e.STORAGE === 's3' && (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY))
+    problems.push(
+      'STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (and S3_ENDPOINT for a provider other than AWS).',
+    )
   const trustProxy = parseTrustProxy(e.TRUST_PROXY)
   if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
     problems.push(trustProxy.problem)
@@ -343,5 +375,17 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET! } : undefined,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          }
+        : { kind: 'local' },
   }
 }

@@ -18,6 +18,7 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { serveUserFiles } from './userFiles'
+import { fileStoreOf } from '../storage'
 import { cmsContentSecurityPolicy } from './cmsCsp'
 import { closeFirstRegister, hideMigrations, limitCmsAuth } from './cmsDoors'
 import { guardCmsQueries } from './cmsQueryGuard'
@@ -117,8 +118,8 @@ export function createApp({
   app.use('/test-mode', storefrontCsp, testModeOutboxRouter({ payload, logger }))
 
   // Public uploads: book covers and the documents editors publish (papers, public key).
-  app.use('/media', serveUserFiles(env.mediaDir))
-  app.use('/documents', serveUserFiles(env.documentsDir))
+  app.use('/media', serveUserFiles(fileStoreOf(env), 'media'))
+  app.use('/documents', serveUserFiles(fileStoreOf(env), 'documents'))
 
   if (env.isProduction) app.use(closeFirstRegister())
   app.use(hideMigrations)

@@ -2,6 +2,8 @@
 export { startTestShop } from './testShop'
 export type { TestShop, TestShopOptions } from './testShop'
 export { TS_NODE_ARGS } from './nodeArgs'
+export { s3Env, startLocalS3 } from './s3Server'
+export type { LocalS3 } from './s3Server'
 export { storedBookFile } from './bookFile'
 export { adminClient, createStaff, signedIn, XHR } from '../admin/client'
 export type { AdminClient } from '../admin/client'

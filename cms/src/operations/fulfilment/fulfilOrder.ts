@@ -1,36 +1,33 @@
-import fs from 'node:fs'
-import path from 'node:path'
-
 import { isPhysical } from '@shop/domain'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { DigitalFile, Order, Product } from '../../payload-types'
+import type { FileStore } from '../../storage'
 import { queueOrderPaidEmail } from '../email/queueOrderEmails'
 import { issueDownloadToken } from './downloadTokens'
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>
 
-/** The stored file of a digital product, or null when it is missing on disk. */
-export async function digitalFilePathOf({
+/** The stored file of a digital product, or null when it is missing from the store. */
+export async function digitalFileOf({
   payload,
   productId,
-  filesDir,
+  store,
   req,
 }: {
   payload: Payload
   productId: string | number
-  filesDir: string
+  store: FileStore
   req?: PayloadRequest
-}): Promise<{ filePath: string; filename: string; mimeType: string } | null> {
+}): Promise<{ filename: string; mimeType: string } | null> {
   const product = (await payload
     .findByID({ req, collection: slugs.products, id: productId, depth: 1 })
     .catch(() => null)) as Product | null
   const file = product?.digitalFile as DigitalFile | number | null | undefined
   if (!file || typeof file !== 'object' || !file.filename) return null
-  const filePath = path.join(filesDir, path.basename(file.filename))
-  if (!fs.existsSync(filePath)) return null
-  return { filePath, filename: file.filename, mimeType: file.mimeType ?? 'application/pdf' }
+  if (!(await store.exists('files', file.filename))) return null
+  return { filename: file.filename, mimeType: file.mimeType ?? 'application/pdf' }
 }
 
 /**
@@ -44,7 +41,7 @@ export async function digitalFilePathOf({
 export async function fulfilOrder({
   payload,
   order,
-  filesDir,
+  store,
   tokenTtlHours,
   tokenMaxUses,
   logger,
@@ -52,7 +49,8 @@ export async function fulfilOrder({
 }: {
   payload: Payload
   order: Order
-  filesDir: string
+  /** Where the book files live (storage/index.ts). */
+  store: FileStore
   tokenTtlHours: number
   tokenMaxUses: number
   logger: Log
@@ -76,7 +74,7 @@ export async function fulfilOrder({
     return updated
   }
 
-  const file = await digitalFilePathOf({ payload, productId, filesDir, req })
+  const file = await digitalFileOf({ payload, productId, store, req })
   if (!file) {
     const updated = (await payload.update({
       req,

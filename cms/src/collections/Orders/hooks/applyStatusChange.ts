@@ -9,6 +9,7 @@ import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShip
 import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
 import { queueWebhook } from '../../../operations/webhooks/webhooks'
 import type { Order } from '../../../payload-types'
+import { fileStoreOf } from '../../../storage'
 
 /** Set in a request's context by the worker's fault tests: runs just before delivery. */
 export type StatusChangeContext = { beforeFulfil?: () => void }
@@ -100,7 +101,7 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
         payload,
         req,
         order: doc,
-        filesDir: env.filesDir,
+        store: fileStoreOf(env),
         tokenTtlHours: env.downloadTokenTtlHours,
         tokenMaxUses: env.downloadMaxUses,
         logger: payload.logger,
