@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
+import { createStaff } from '@shop/cms/testing'
 import type { Order } from '@shop/cms/engine'
 import { sharedShopEnv, spawnTs } from './spawn'
 import type { PaymentsHarness } from './support'
@@ -101,5 +102,33 @@ describe('two web processes behind one proxy', () => {
     }
     expect(statuses.filter((status) => status !== 429)).toHaveLength(LIMIT)
     expect(statuses.slice(LIMIT)).toEqual(Array.from({ length: LIMIT }, () => 429))
+  })
+
+  it('space one account’s sign-in attempts together (decision 007, issue 16 finding 5)', async () => {
+    const owner = { email: 'two-doors@example.com', password: 'Quartz-ledger-owner-7193' }
+    await createStaff({ payload: h.shop.payload, ...owner, role: 'admin' })
+    const login = (base: string, password: string) =>
+      fetch(`${base}/api/admin/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          origin: base,
+        },
+        body: JSON.stringify({ email: owner.email, password }),
+      }).then((r) => r.status)
+    // Five wrong passwords, alternating between the processes: three free, then 1 s and 2 s.
+    // Counted per process (three and two), none would have waited.
+    const started = Date.now()
+    const wrong: number[] = []
+    for (let i = 0; i < 5; i += 1)
+      wrong.push(await login(i % 2 === 0 ? h.shop.url : secondUrl, `wrong-password-${i}`))
+    expect(wrong).toEqual([401, 401, 401, 401, 401])
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900)
+    // The owner still gets in (after the account's next turn), and that clears the account.
+    expect(await login(secondUrl, owner.password)).toBe(200)
+    const after = Date.now()
+    expect(await login(h.shop.url, owner.password)).toBe(200)
+    expect(Date.now() - after).toBeLessThan(2_000)
   })
 })

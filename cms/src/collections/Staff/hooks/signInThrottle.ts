@@ -2,6 +2,9 @@ import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 
 import { APIError } from 'payload'
+
+import type { SignInSpacing } from '../../../db/atomic'
+import { clearSignInTurns, reserveSignInTurn } from '../../../db/atomic'
 import type {
   CollectionAfterOperationHook,
   CollectionSlug,
@@ -16,23 +19,13 @@ import type {
  * minute while the owner, typing the right password, only waits a few seconds.
  *
  * Every attempt counts as a failure until it succeeds (a success clears the account), so
- * concurrent guesses cannot slip through between a check and a count. The wait for one attempt
+ * concurrent guesses cannot slip through between a check and a count. The count lives in the
+ * database (db/atomic.ts, reserveSignInTurn), so several web processes space one account's
+ * attempts together. The wait for one attempt
  * is bounded: beyond it the answer is 429 with the time to come back. Per-client limits come on
  * top (server/cmsDoors.ts, api/admin/auth.ts).
  */
-export type SignInThrottleSettings = {
-  /** Failures in a row an account may have before attempts are spaced out. */
-  freeFailures: number
-  /** The first spacing; each further failure doubles it, up to maxDelayMs. */
-  baseDelayMs: number
-  maxDelayMs: number
-  /** The longest an attempt waits for its turn; beyond it, 429. */
-  maxWaitMs: number
-  /** Failures older than this are forgotten. */
-  forgetAfterMs: number
-}
-
-export const DEFAULT_SIGN_IN_THROTTLE: SignInThrottleSettings = {
+export const DEFAULT_SIGN_IN_THROTTLE: SignInSpacing = {
   freeFailures: 3,
   baseDelayMs: 1000,
   maxDelayMs: 8000,
@@ -40,51 +33,13 @@ export const DEFAULT_SIGN_IN_THROTTLE: SignInThrottleSettings = {
   forgetAfterMs: 15 * 60 * 1000,
 }
 
-type AccountState = { failures: number; nextAt: number; lastAt: number }
-
-export class SignInThrottle {
-  private readonly accounts = new Map<string, AccountState>()
-
-  constructor(private readonly settings: SignInThrottleSettings = DEFAULT_SIGN_IN_THROTTLE) {}
-
-  /** How long this attempt must wait for its turn (ms), counting it as a failure until cleared. */
-  reserve(account: string, now = Date.now()): { waitMs: number } | { retryAfterMs: number } {
-    this.forgetOld(now)
-    const key = keyOf(account)
-    const state = this.accounts.get(key) ?? { failures: 0, nextAt: now, lastAt: now }
-    const startAt = Math.max(now, state.nextAt)
-    const waitMs = startAt - now
-    if (waitMs > this.settings.maxWaitMs) return { retryAfterMs: waitMs }
-    state.failures += 1
-    state.nextAt = startAt + this.spacingAfter(state.failures)
-    state.lastAt = now
-    this.accounts.set(key, state)
-    return { waitMs }
-  }
-
-  /** A successful sign-in: the account starts afresh. */
-  clear(account: string): void {
-    this.accounts.delete(keyOf(account))
-  }
-
-  private spacingAfter(failures: number): number {
-    const { freeFailures, baseDelayMs, maxDelayMs } = this.settings
-    if (failures < freeFailures) return 0
-    return Math.min(maxDelayMs, baseDelayMs * 2 ** (failures - freeFailures))
-  }
-
-  private forgetOld(now: number) {
-    // Bounded memory: guesses at random e-mails each leave one entry, kept 15 minutes.
-    for (const [key, state] of this.accounts) {
-      if (now - state.lastAt > this.settings.forgetAfterMs && state.nextAt <= now)
-        this.accounts.delete(key)
-    }
-  }
-}
-
-/** Accounts are kept by a hash of the normalised e-mail, never the address itself. */
-function keyOf(account: string): string {
-  return crypto.createHash('sha256').update(account.trim().toLowerCase()).digest('base64url')
+/**
+ * Accounts are kept by a hash of the normalised e-mail, never the address itself, in the
+ * rate-limits collection, so every web process spaces one account's attempts together.
+ */
+function keyOf(kind: 'signin' | 'reset', account: string): string {
+  const hash = crypto.createHash('sha256').update(account.trim().toLowerCase()).digest('base64url')
+  return `${kind}:${hash}`
 }
 
 const pbkdf2 = promisify(crypto.pbkdf2)
@@ -117,7 +72,7 @@ async function accountExists(req: PayloadRequest, collection: string, email: str
  * The hooks that put a throttle on the Staff collection's sign-in (every door: /api/admin/login,
  * /cms/api/staff/login, /cms's form and the Local API all run Payload's login operation).
  */
-export function signInThrottleHooks(throttle = new SignInThrottle()): {
+export function signInThrottleHooks(spacing: SignInSpacing = DEFAULT_SIGN_IN_THROTTLE): {
   beforeOperation: CollectionBeforeOperationHook
   afterOperation: CollectionAfterOperationHook
 } {
@@ -128,7 +83,12 @@ export function signInThrottleHooks(throttle = new SignInThrottle()): {
       if (!email) return args
       // Reset e-mails to one address are spaced out the same way (they are never "cleared"),
       // whether or not the account exists: the answer tells nothing.
-      const turn = throttle.reserve(operation === 'login' ? email : `reset:${email}`)
+      const turn = await reserveSignInTurn({
+        payload: req.payload,
+        key: keyOf(operation === 'login' ? 'signin' : 'reset', email),
+        spacing,
+        req,
+      })
       if ('retryAfterMs' in turn) {
         const seconds = Math.ceil(turn.retryAfterMs / 1000)
         throw new APIError(
@@ -147,10 +107,11 @@ export function signInThrottleHooks(throttle = new SignInThrottle()): {
         await checkAPasswordForNobody(password)
       return args
     },
-    afterOperation: ({ args, operation, result }) => {
+    afterOperation: async ({ args, operation, req, result }) => {
       if (operation === 'login') {
         const email = signInEmail(args)
-        if (email && (result as { user?: unknown } | undefined)?.user) throttle.clear(email)
+        if (email && (result as { user?: unknown } | undefined)?.user)
+          await clearSignInTurns({ payload: req.payload, key: keyOf('signin', email), req })
       }
       return result
     },
