@@ -1,13 +1,13 @@
-import * as migration_20261121_123800_initial from './20261121_123800_initial';
-import * as migration_20261124_004554_payment_invalidation from './20261124_004554_payment_invalidation';
-import * as migration_20261124_010955_editors_lock_only_content from './20261124_010955_editors_lock_only_content';
-import * as migration_20261124_012625_orders_client_key from './20261124_012625_orders_client_key';
-import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_staff_no_lockout';
-import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions';
-import * as migration_20261124_084335_webhook_deliveries from './20261124_084335_webhook_deliveries';
-import * as migration_20261124_110618_worker_lease from './20261124_110618_worker_lease';
-import * as migration_20261124_112642_shared_rate_limits from './20261124_112642_shared_rate_limits';
-import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_queue';
+import * as migration_20261121_123800_initial from './20261121_123800_initial'
+import * as migration_20261124_004554_payment_invalidation from './20261124_004554_payment_invalidation'
+import * as migration_20261124_010955_editors_lock_only_content from './20261124_010955_editors_lock_only_content'
+import * as migration_20261124_012625_orders_client_key from './20261124_012625_orders_client_key'
+import * as migration_20261124_081052_staff_no_lockout from './20261124_081052_staff_no_lockout'
+import * as migration_20261124_081757_owner_actions from './20261124_081757_owner_actions'
+import * as migration_20261124_084335_webhook_deliveries from './20261124_084335_webhook_deliveries'
+import * as migration_20261124_110618_worker_lease from './20261124_110618_worker_lease'
+import * as migration_20261124_112642_shared_rate_limits from './20261124_112642_shared_rate_limits'
+import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_queue'
 
 export const migrations = [
   {
@@ -58,6 +58,6 @@ export const migrations = [
   {
     up: migration_20261124_202923_jobs_queue.up,
     down: migration_20261124_202923_jobs_queue.down,
-    name: '20261124_202923_jobs_queue'
+    name: '20261124_202923_jobs_queue',
   },
-];
+]
