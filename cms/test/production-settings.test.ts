@@ -236,6 +236,13 @@ describe('production database', () => {
       expect(register.status).toBe(403)
       expect(await register.text()).toContain('npm run create-admin')
       expect((await fetch(`${base}/cms/create-first-user`)).status).toBe(403)
+      // The developer's mailbox and the e-mail previews are test mode's only.
+      for (const path of [
+        '/test-mode/outbox',
+        '/test-mode/emails',
+        '/test-mode/emails/order-paid/pdf',
+      ])
+        expect((await fetch(`${base}${path}`)).status, path).toBe(404)
 
       // ...the owner creates the first admin with one command, and signs in with it.
       const owner = { email: 'owner@shop.example', password: 'Quartz-ledger-owner-7193' }

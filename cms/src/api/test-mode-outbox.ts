@@ -3,8 +3,11 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
 import { env } from '../config/runtime'
-import { downloadUrlOf } from '../operations/fulfilment/downloadTokens'
-import { escapeHtml, renderOrderEmail } from '../operations/email/renderOrderEmail'
+import { downloadLinkOf } from '../operations/fulfilment/downloadTokens'
+import { escapeHtml, renderOrderEmail, shopInfoOf } from '../operations/email/renderOrderEmail'
+import { EMAIL_KINDS } from '../collections/EmailOutbox'
+import type { PreviewVariant } from '../email/preview'
+import { isPreviewKind, PREVIEW_VARIANTS, sampleDownload, sampleOrder } from '../email/preview'
 import type { EmailOutbox, Order } from '../payload-types'
 import type { Logger } from '../server/logger'
 
@@ -44,15 +47,14 @@ export function testModeOutboxRouter({
             .findByID({ collection: slugs.orders, id: orderId, depth: 0, disableErrors: true })
             .catch(() => null)) as Order | null
           if (!order) return { row, email: null }
-          const downloadUrl =
-            row.kind === 'order-paid' ? await downloadUrlOf(payload, orderId) : null
+          const link = row.kind === 'order-paid' ? await downloadLinkOf(payload, orderId) : null
           return {
             row,
-            email: renderOrderEmail({
+            email: await renderOrderEmail({
               kind: row.kind,
               order,
-              publicUrl: env.publicUrl,
-              downloadUrl,
+              shop: shopInfoOf(env),
+              download: link && { ...link, url: `${env.publicUrl}${link.path}` },
             }),
           }
         }),
@@ -65,10 +67,65 @@ export function testModeOutboxRouter({
     }
   })
 
+  // The templates, with made-up orders: every kind for a PDF and a printed book, as HTML or
+  // as the plain-text part.
+  router.get('/emails', (_req, res) => {
+    if (env.isProduction) {
+      res.status(404).type('text/plain').send('Not found.')
+      return
+    }
+    res.setHeader('Cache-Control', 'no-store')
+    res.type('html').send(previewIndexPage())
+  })
+
+  router.get('/emails/:kind/:variant', async (req, res) => {
+    const { kind, variant } = req.params
+    if (
+      env.isProduction ||
+      !isPreviewKind(kind) ||
+      !(PREVIEW_VARIANTS as readonly string[]).includes(variant)
+    ) {
+      res.status(404).type('text/plain').send('Not found.')
+      return
+    }
+    const shop = shopInfoOf(env)
+    const email = await renderOrderEmail({
+      kind,
+      order: sampleOrder(kind, variant as PreviewVariant),
+      shop,
+      download: sampleDownload(shop, kind, variant as PreviewVariant),
+    })
+    res.setHeader('Cache-Control', 'no-store')
+    if (req.query.format === 'text') {
+      res.type('text/plain').send(`Subject: ${email.subject}\n\n${email.text}`)
+      return
+    }
+    res.type('html').send(email.html)
+  })
+
   return router
 }
 
-type Message = { row: EmailOutbox; email: ReturnType<typeof renderOrderEmail> | null }
+function previewIndexPage(): string {
+  const rows = EMAIL_KINDS.flatMap((kind) =>
+    PREVIEW_VARIANTS.map(
+      (variant) =>
+        `<tr><td>${kind}</td><td>${variant}</td><td><a href="/test-mode/emails/${kind}/${variant}">HTML</a> · <a href="/test-mode/emails/${kind}/${variant}?format=text">text</a></td></tr>`,
+    ),
+  ).join('\n')
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>E-mail templates</title>
+<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b2540}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d5d9e2;padding:.5rem;text-align:left}</style>
+</head><body><h1>E-mail templates</h1>
+<p>Every message the shop sends, with a made-up order, as HTML and as its plain-text part. The messages really sent are on the <a href="/test-mode/outbox">outbox</a>.</p>
+<table><thead><tr><th>Message</th><th>Book</th><th>Preview</th></tr></thead><tbody>
+${rows}
+</tbody></table></body></html>`
+}
+
+type Message = { row: EmailOutbox; email: Awaited<ReturnType<typeof renderOrderEmail>> | null }
 
 function outboxPage(messages: Message[], total: number): string {
   const items = messages
@@ -97,6 +154,7 @@ h2{font-size:1.1rem;margin:0 0 .25rem}.meta{font-size:.85rem;color:#555;margin:0
 .body p{margin:.4rem 0;overflow-wrap:anywhere}
 </style></head><body>
 <header><h1>Test-mode outbox</h1>
+<p>Templates: <a href="/test-mode/emails">preview every e-mail</a>.</p>
 <p>The buyer e-mails of this test shop (${total} in all, newest first${total > PAGE_SIZE ? `, the latest ${PAGE_SIZE} shown` : ''}). No mail leaves this machine in test mode; production sends them through SMTP.</p></header>
 ${items || '<p>No e-mails yet. Place an order in the store and it appears here.</p>'}
 </body></html>`

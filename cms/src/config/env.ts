@@ -102,6 +102,8 @@ const schema = z.object({
   SMTP_USER: optionalText,
   SMTP_PASS: optionalText,
   SMTP_FROM: z.string().default('Book Shop <shop@localhost>'),
+  SHOP_NAME: z.string().trim().min(1).default('Dual Vote Framework'),
+  SUPPORT_EMAIL: blankIsUnset(z.string().trim().email('SUPPORT_EMAIL must be an e-mail address.')),
   OWNER_EMAIL: blankIsUnset(z.string().trim().email('OWNER_EMAIL must be an e-mail address.')),
   WEBHOOK_URL: blankIsUnset(
     z
@@ -198,6 +200,9 @@ export type Env = {
   cmsAnonymousBodyKb: number
   /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
   ownerEmail: string | undefined
+  /** The shop's name in e-mails, and where buyers write for help (the sender's address unless set). */
+  shopName: string
+  supportEmail: string
   /** Where the same events are posted as signed JSON (BTCPay-style webhook); none when unset. */
   webhook: { url: string; secret: string } | undefined
   /**
@@ -372,6 +377,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       from: e.SMTP_FROM,
     },
     ownerEmail: e.OWNER_EMAIL,
+    shopName: e.SHOP_NAME,
+    supportEmail: e.SUPPORT_EMAIL ?? /<([^>]+)>/.exec(e.SMTP_FROM)?.[1] ?? e.SMTP_FROM.trim(),
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET! } : undefined,
     demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
     seed: e.SEED,

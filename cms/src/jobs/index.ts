@@ -3,6 +3,7 @@ import type { JobsConfig, Payload, TaskConfig } from 'payload'
 import { nobody } from '../access/nobody'
 import { isAdmin } from '../access/isAdmin'
 import type { Env } from '../config/env'
+import { shopInfoOf } from '../operations/email/renderOrderEmail'
 import { sendOutboxEmail } from '../operations/email/sendOutboxEmail'
 import { deliverWebhook } from '../operations/webhooks/webhooks'
 import { EMAIL_RETRIES, JOB_QUEUES, TASKS, WEBHOOK_RETRIES } from './queues'
@@ -37,7 +38,7 @@ export function shopJobs(env: Env): JobsConfig {
       output: await sendOutboxEmail({
         req,
         outboxId: input.outboxId,
-        publicUrl: env.publicUrl,
+        shop: shopInfoOf(env),
         logToConsole: env.emailDelivery === 'log',
         lastAttempt: isLastTry(job as JobLog, TASKS.sendEmail, EMAIL_RETRIES),
       }),

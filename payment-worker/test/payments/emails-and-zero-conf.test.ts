@@ -96,6 +96,10 @@ describe('buyer e-mails', () => {
 
     await api(h.shop, `/api/test-mode/orders/${pdfOrder}/pay`, { body: {} })
     const paid = await mailFor(pdfOrder, /Subject: Payment received/)
+    // Issue 17, part 3: HTML for mail clients beside a plain-text part.
+    expect(paid.raw).toMatch(/Content-Type: multipart\/alternative/i)
+    expect(paid.raw).toMatch(/Content-Type: text\/plain/i)
+    expect(paid.raw).toMatch(/Content-Type: text\/html/i)
     const link = /http:\/\/shop\.test(\/download\/pdf\/[A-Za-z0-9_-]{43})/.exec(
       bodyOf(paid.raw),
     )?.[1]
@@ -138,8 +142,8 @@ describe('buyer e-mails', () => {
     const section = html.slice(html.indexOf('outbox@example.com') - 400)
     expect(section).toContain(`Payment received: `)
     expect(section).toContain(`Your order for `)
-    expect(html).toContain(`<a href="http://shop.test/pay/${orderId}">`)
-    const link = new RegExp(`<a href="http://shop\\.test(/download/pdf/[A-Za-z0-9_-]{43})">`).exec(
+    expect(html).toContain(`<a href="http://shop.test/pay/${orderId}"`)
+    const link = new RegExp(`<a href="http://shop\\.test(/download/pdf/[A-Za-z0-9_-]{43})"`).exec(
       html,
     )?.[1]
     expect(link).toBe((await api(h.shop, `/api/orders/${orderId}/payment-status`)).body.downloadUrl)

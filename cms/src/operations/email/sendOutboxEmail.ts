@@ -2,7 +2,8 @@ import type { PayloadRequest } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { EmailOutbox, Order } from '../../payload-types'
-import { downloadUrlOf } from '../fulfilment/downloadTokens'
+import type { ShopInfo } from '../../email/templates'
+import { downloadLinkOf } from '../fulfilment/downloadTokens'
 import { renderOrderEmail } from './renderOrderEmail'
 
 /**
@@ -17,13 +18,13 @@ import { renderOrderEmail } from './renderOrderEmail'
 export async function sendOutboxEmail({
   req,
   outboxId,
-  publicUrl,
+  shop,
   logToConsole,
   lastAttempt,
 }: {
   req: PayloadRequest
   outboxId: string
-  publicUrl: string
+  shop: ShopInfo
   logToConsole: boolean
   /** No retry follows a failure of this attempt. */
   lastAttempt: boolean
@@ -44,9 +45,13 @@ export async function sendOutboxEmail({
       id: orderId,
       depth: 0,
     })) as Order
-    const downloadUrl =
-      message.kind === 'order-paid' ? await downloadUrlOf(payload, order.id) : null
-    const email = renderOrderEmail({ kind: message.kind, order, publicUrl, downloadUrl })
+    const link = message.kind === 'order-paid' ? await downloadLinkOf(payload, order.id) : null
+    const email = await renderOrderEmail({
+      kind: message.kind,
+      order,
+      shop,
+      download: link && { ...link, url: `${shop.publicUrl}${link.path}` },
+    })
     await payload.sendEmail({
       to: message.to,
       subject: email.subject,

@@ -96,8 +96,18 @@ export async function issueDownloadToken({
 
 /** "/download/pdf/<token>" for the order's token, or null when it has none. */
 export async function downloadUrlOf(payload: Payload, orderId: string): Promise<string | null> {
+  return (await downloadLinkOf(payload, orderId))?.path ?? null
+}
+
+/** The order's download link with its limits (for the paid e-mail), or null. */
+export async function downloadLinkOf(
+  payload: Payload,
+  orderId: string,
+): Promise<{ path: string; expiresAt: string; maxUses: number } | null> {
   const doc = await findDownloadTokenOf(payload, orderId)
   if (!doc?.tokenSealed) return null
   const token = unseal(payload, doc.tokenSealed)
-  return token ? downloadPath(token) : null
+  return token
+    ? { path: downloadPath(token), expiresAt: doc.expiresAt, maxUses: doc.maxUses }
+    : null
 }

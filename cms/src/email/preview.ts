@@ -1,0 +1,67 @@
+import type { EmailKind } from '../collections/EmailOutbox'
+import { EMAIL_KINDS } from '../collections/EmailOutbox'
+import type { Order } from '../payload-types'
+import type { DownloadLink, ShopInfo } from './templates'
+
+/** The templates the preview page shows: each kind, for a PDF and for a printed book. */
+export const PREVIEW_VARIANTS = ['pdf', 'printed'] as const
+export type PreviewVariant = (typeof PREVIEW_VARIANTS)[number]
+
+export const isPreviewKind = (kind: string): kind is EmailKind =>
+  (EMAIL_KINDS as readonly string[]).includes(kind)
+
+/** A made-up order, as real as the templates need (test mode's preview page only). */
+export function sampleOrder(kind: EmailKind, variant: PreviewVariant): Order {
+  const printed = variant === 'printed'
+  const now = Date.now()
+  return {
+    id: '6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04',
+    status:
+      kind === 'order-created'
+        ? 'AWAITING_PAYMENT'
+        : kind === 'order-shipped'
+          ? 'SHIPPED'
+          : kind === 'owner-settle'
+            ? 'UNDERPAID'
+            : printed
+              ? 'PROCESSING_DELIVERY'
+              : 'PAID',
+    product: 1,
+    productName: 'The Dual Vote Framework',
+    productType: printed ? 'PHYSICAL' : 'DIGITAL',
+    userEmail: 'reader@example.com',
+    priceAtPurchaseUSD: 24.9,
+    bsvUsdRateAtPurchase: 41.5,
+    amountSatoshiExpected: 60_000_000,
+    amountSatoshiReceived:
+      kind === 'owner-settle' ? 45_000_000 : kind === 'order-created' ? 0 : 60_000_000,
+    paymentAddress: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+    addressIndex: 42,
+    gatewayExpiresAt: new Date(now + 20 * 60_000).toISOString(),
+    paymentTxid:
+      kind === 'order-created'
+        ? null
+        : '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b',
+    flags: { paidPartial: kind === 'owner-settle' },
+    shippingName: printed ? 'Ada Reader' : null,
+    shippingAddressLine1: printed ? 'Via Roma 12' : null,
+    shippingAddressLine2: printed ? 'Scala B' : null,
+    shippingCity: printed ? 'Bologna' : null,
+    shippingStateProvince: printed ? 'BO' : null,
+    shippingPostalCode: printed ? '40121' : null,
+    shippingCountry: printed ? 'Italy' : null,
+    shippingPhone: printed ? '+39 051 123 4567' : null,
+    shippingTrackingNumber: kind === 'order-shipped' ? 'RR123456789IT' : null,
+    createdAt: new Date(now).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  } as Order
+}
+
+export function sampleDownload(shop: ShopInfo, kind: EmailKind, variant: PreviewVariant) {
+  if (kind !== 'order-paid' || variant !== 'pdf') return null
+  return {
+    url: `${shop.publicUrl}/download/pdf/preview-token-not-valid-000000000000000`,
+    expiresAt: new Date(Date.now() + 72 * 3_600_000).toISOString(),
+    maxUses: 5,
+  } satisfies DownloadLink
+}

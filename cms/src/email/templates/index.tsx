@@ -1,0 +1,167 @@
+import { formatBSV, isPhysical } from '@shop/domain'
+import { Button, Heading, Link, Section, Text } from '@react-email/components'
+import type { ReactElement } from 'react'
+
+import type { EmailKind } from '../../collections/EmailOutbox'
+import type { Order } from '../../payload-types'
+import { OrderRecap, shippingLines } from './OrderRecap'
+import { ShopEmail, styles } from './ShopEmail'
+import type { EmailProps } from './types'
+
+export type { DownloadLink, EmailProps, ShopInfo } from './types'
+
+type Template = (props: EmailProps) => { subject: string; element: ReactElement }
+
+const shortId = (order: Order) => order.id.slice(0, 8)
+const when = (iso: string) => new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC')
+
+/** The exceptions of an order, in the owner's words. */
+export function exceptionReasons(order: Order): string[] {
+  const flags = order.flags ?? {}
+  return [
+    flags.paidLate && 'a payment arrived after the order expired',
+    flags.paidPartial && 'less than the amount due arrived',
+    flags.paidOver && 'more than the amount due arrived',
+    flags.paidInvalid && 'a payment was double-spent or dropped after it was seen',
+  ].filter((reason): reason is string => Boolean(reason))
+}
+
+const orderCreated: Template = ({ shop, order }) => {
+  const payUrl = `${shop.publicUrl}/pay/${order.id}`
+  return {
+    subject: `Your order for ${order.productName}`,
+    element: (
+      <ShopEmail
+        shop={shop}
+        preview={`Pay ${formatBSV(order.amountSatoshiExpected)} BSV to complete your order`}
+      >
+        <Heading style={styles.heading}>Thank you for your order</Heading>
+        <Text style={styles.text}>
+          {`To complete it, send ${formatBSV(order.amountSatoshiExpected)} BSV to `}
+          <strong style={{ wordBreak: 'break-all' }}>{order.paymentAddress}</strong>
+          {` before ${when(order.gatewayExpiresAt)}. The payment page shows the QR code for your wallet.`}
+        </Text>
+        <Section style={{ margin: '16px 0' }}>
+          <Button href={payUrl} style={styles.button}>
+            Open the payment page
+          </Button>
+        </Section>
+        <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} />
+        <Text style={styles.muted}>
+          You can follow your order at any time here: <Link href={payUrl}>{payUrl}</Link>
+        </Text>
+      </ShopEmail>
+    ),
+  }
+}
+
+const orderPaid: Template = ({ shop, order, download }) => {
+  const payUrl = `${shop.publicUrl}/pay/${order.id}`
+  return {
+    subject: `Payment received: ${order.productName}`,
+    element: (
+      <ShopEmail shop={shop} preview={`We received your payment for ${order.productName}`}>
+        <Heading style={styles.heading}>Payment received, thank you</Heading>
+        {download ? (
+          <>
+            <Text style={styles.text}>Your book is ready to download.</Text>
+            <Section style={{ margin: '16px 0' }}>
+              <Button href={download.url} style={styles.button}>
+                Download your book
+              </Button>
+            </Section>
+            <Text style={styles.text}>
+              {`The link is personal: it works ${download.maxUses} times, until ${when(download.expiresAt)}. If the button does not work, open `}
+              <Link href={download.url}>{download.url}</Link>
+            </Text>
+          </>
+        ) : isPhysical(order.productType) ? (
+          <Text style={styles.text}>
+            We are preparing your book for shipping. You will get another e-mail with the tracking
+            number when it leaves.
+          </Text>
+        ) : (
+          <Text style={styles.text}>
+            Your download link is on its way; if it does not arrive, write to us with your order id.
+          </Text>
+        )}
+        <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} showReceived />
+        <Text style={styles.muted}>
+          Your order: <Link href={payUrl}>{payUrl}</Link>
+        </Text>
+      </ShopEmail>
+    ),
+  }
+}
+
+const orderShipped: Template = ({ shop, order }) => ({
+  subject: `Your book has shipped: ${order.productName}`,
+  element: (
+    <ShopEmail shop={shop} preview={`Your order ${shortId(order)} is on its way`}>
+      <Heading style={styles.heading}>Your book is on its way</Heading>
+      <Text style={styles.text}>
+        Tracking number: <strong>{order.shippingTrackingNumber || '(not given)'}</strong>
+      </Text>
+      <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} />
+    </ShopEmail>
+  ),
+})
+
+const ownerPaid: Template = ({ shop, order }) => {
+  const adminUrl = `${shop.publicUrl}/admin/orders/${order.id}`
+  return {
+    subject: `Order paid: ${order.productName} (${shortId(order)})`,
+    element: (
+      <ShopEmail shop={shop} preview={`${order.userEmail} paid for ${order.productName}`}>
+        <Heading style={styles.heading}>An order was paid</Heading>
+        <Text style={styles.text}>
+          {`${order.userEmail} paid ${formatBSV(order.amountSatoshiReceived ?? 0)} BSV for ${order.productName}. ${
+            isPhysical(order.productType)
+              ? `It waits to be shipped to ${shippingLines(order).join(', ')}.`
+              : 'The download link has been sent to the buyer.'
+          }`}
+        </Text>
+        <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} showReceived />
+        <Section style={{ margin: '16px 0' }}>
+          <Button href={adminUrl} style={styles.button}>
+            Open the order
+          </Button>
+        </Section>
+      </ShopEmail>
+    ),
+  }
+}
+
+const ownerSettle: Template = ({ shop, order }) => {
+  const adminUrl = `${shop.publicUrl}/admin/orders/${order.id}`
+  const reasons = exceptionReasons(order)
+  return {
+    subject: `Needs settling: order ${shortId(order)} (${order.productName})`,
+    element: (
+      <ShopEmail shop={shop} preview={`Order ${shortId(order)} needs you`}>
+        <Heading style={styles.heading}>An order needs settling</Heading>
+        <Text style={styles.text}>
+          {`Order ${order.id} needs you: ${reasons.join('; ') || 'a payment exception'}. Status: ${order.status}.`}
+        </Text>
+        <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} showReceived />
+        <Text style={styles.text}>
+          Settle it from its page: mark as paid, cancel, record a refund, or mark as settled.
+        </Text>
+        <Section style={{ margin: '16px 0' }}>
+          <Button href={adminUrl} style={styles.button}>
+            Settle the order
+          </Button>
+        </Section>
+      </ShopEmail>
+    ),
+  }
+}
+
+/** One template per kind of message: the buyer's three, the owner's two. */
+export const EMAIL_TEMPLATES: Record<EmailKind, Template> = {
+  'order-created': orderCreated,
+  'order-paid': orderPaid,
+  'order-shipped': orderShipped,
+  'owner-paid': ownerPaid,
+  'owner-settle': ownerSettle,
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+
+import { EMAIL_KINDS } from '../../collections/EmailOutbox'
+import { renderOrderEmail } from '../../operations/email/renderOrderEmail'
+import { sampleDownload, sampleOrder } from '../preview'
+import type { ShopInfo } from '.'
+
+/**
+ * Issue 17, part 3: e-mails that read like a shop's. Each message is HTML with a plain-text
+ * part, under the shop's name and logo, with the order's recap (book, EUR and BSV, txid,
+ * shipping address), the download link with its limits, and where to ask for help.
+ */
+const shop: ShopInfo = {
+  name: 'Dual Vote Framework',
+  publicUrl: 'https://shop.example',
+  supportEmail: 'help@shop.example',
+  explorerTxUrl: 'https://whatsonchain.com/tx/',
+}
+const TXID = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'
+
+async function rendered(kind: (typeof EMAIL_KINDS)[number], variant: 'pdf' | 'printed') {
+  return renderOrderEmail({
+    kind,
+    order: sampleOrder(kind, variant),
+    shop,
+    download: sampleDownload(shop, kind, variant),
+  })
+}
+
+describe('the e-mail templates', () => {
+  it.each(EMAIL_KINDS.flatMap((kind) => [[kind, 'pdf'] as const, [kind, 'printed'] as const]))(
+    '%s (%s): shop name and logo, the recap, support, and a plain-text part',
+    async (kind, variant) => {
+      const email = await rendered(kind, variant)
+      expect(email.html).toMatch(/^<!DOCTYPE html/i)
+      expect(email.html).toContain('Dual Vote Framework')
+      expect(email.html).toContain('src="https://shop.example/email-logo.png"')
+      expect(email.html).toContain('href="mailto:help@shop.example"')
+      expect(email.html).toContain('6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04')
+      expect(email.html).toContain('0.60000000 BSV')
+      expect(email.html).toContain('€24.90')
+      expect(email.text).not.toMatch(/<[a-z]/i)
+      for (const part of ['Dual Vote Framework', 'help@shop.example', '0.60000000 BSV', '€24.90'])
+        expect(email.text).toContain(part)
+      if (kind !== 'order-created') {
+        expect(email.html).toContain(`href="https://whatsonchain.com/tx/${TXID}"`)
+        expect(email.text).toContain(TXID)
+      }
+      if (variant === 'printed') {
+        for (const line of ['Ada Reader', 'Via Roma 12', '40121 Bologna', 'Italy'])
+          expect(email.text).toContain(line)
+      } else {
+        expect(email.text).not.toContain('Via Roma 12')
+      }
+    },
+  )
+
+  it('gives a PDF buyer the link, how many times it works and until when', async () => {
+    const email = await rendered('order-paid', 'pdf')
+    const url = 'https://shop.example/download/pdf/preview-token-not-valid-000000000000000'
+    expect(email.subject).toBe('Payment received: The Dual Vote Framework')
+    expect(email.html).toContain(`href="${url}"`)
+    expect(email.text).toContain(url)
+    expect(email.text).toMatch(/works 5 times, until \w{3}, \d\d \w{3} \d{4} \d\d:\d\d UTC/)
+  })
+
+  it('tells the owner why an order needs settling, and links to it', async () => {
+    const email = await rendered('owner-settle', 'printed')
+    expect(email.subject).toMatch(/^Needs settling: order 6f1c2b9e/)
+    expect(email.text).toContain('less than the amount due arrived')
+    expect(email.text).toContain('0.45000000 BSV')
+    expect(email.html).toContain(
+      'href="https://shop.example/admin/orders/6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04"',
+    )
+  })
+
+  it('escapes what a buyer typed', async () => {
+    const order = sampleOrder('order-created', 'printed')
+    order.shippingName = '<script>alert(1)</script>'
+    order.productName = 'Book <img src=x onerror=alert(1)>'
+    const email = await renderOrderEmail({ kind: 'order-created', order, shop })
+    expect(email.html).not.toContain('<script>alert(1)')
+    expect(email.html).not.toContain('<img src=x')
+    expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+  })
+})
