@@ -59,7 +59,7 @@ describe('the proofs page', () => {
       bot.getByRole('link', { name: /^English\s*manual of the Dual vote chat bot$/ }),
     ).toHaveAttribute('href', '/documents/bot-en.pdf')
     for (const language of ['Italian', 'French', 'Spanish']) {
-      expect(bot.getByText(`${language} · soon`, { exact: false })).toHaveAttribute(
+      expect(bot.getByText(`${language} · Link Coming Soon`)).toHaveAttribute(
         'aria-disabled',
         'true',
       )

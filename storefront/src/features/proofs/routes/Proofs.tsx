@@ -33,7 +33,7 @@ function ToolCard({ tool }: { tool: Tool }) {
                     href={manual.link}
                     className="button button--ghost button--small"
                     srContext={`manual of the ${tool.name}${isAvailableLink(manual.link) ? '' : ', coming soon'}`}
-                    disabledLabel={`${language} · soon`}
+                    disabledLabel={`${language} · Link Coming Soon`}
                   >
                     {language}
                   </AvailableLink>
