@@ -23,6 +23,7 @@ import {
 } from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
+import { EmailText } from '../components/EmailText'
 
 const or = (value: string | null | undefined, fallback = NOT_PROVIDED) =>
   value && value.trim() ? value : fallback
@@ -131,7 +132,9 @@ export function OrderDetailRoute() {
         <div className="card admin-panel">
           <h2>Order</h2>
           <dl className="admin-dl">
-            <Row label="Customer email">{order.userEmail}</Row>
+            <Row label="Customer email">
+              <EmailText email={order.userEmail} />
+            </Row>
             <Row label="Product">
               {order.product.name} ({order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'})
             </Row>

@@ -9,6 +9,7 @@ import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { dateTime, euro } from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
+import { EmailText } from '../components/EmailText'
 
 export function OrdersRoute() {
   useAdminTitle('Orders')
@@ -60,8 +61,8 @@ export function OrdersRoute() {
                     </Link>
                   </td>
                   <td data-label="Date">{dateTime(order.createdAt)}</td>
-                  <td data-label="Customer" className="admin-break">
-                    {order.userEmail}
+                  <td data-label="Customer">
+                    <EmailText email={order.userEmail} />
                   </td>
                   <td data-label="Product">
                     <div>
