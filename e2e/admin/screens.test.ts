@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { apiJson, productOfType } from '../checkout/helpers'
 import { seriousViolations } from '../public/a11y'
+import { overlappingText } from '../support/layout'
 
 /**
  * Issue 17, screens: every admin screen at phone and desktop width, with no sideways scroll, no
@@ -47,35 +48,6 @@ async function signIn(page: Page) {
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname === '/admin/dashboard')
-}
-
-/** Leaf text boxes that overlap one another (each pair once), as "a | b". */
-async function overlappingText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const boxes: { text: string; r: DOMRect }[] = []
-    const walker = document.createTreeWalker(
-      document.querySelector('main') ?? document.body,
-      NodeFilter.SHOW_TEXT,
-    )
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent?.trim()
-      if (!text) continue
-      const range = document.createRange()
-      range.selectNodeContents(node)
-      for (const r of range.getClientRects())
-        if (r.width > 0 && r.height > 0) boxes.push({ text: text.slice(0, 40), r })
-    }
-    const out: string[] = []
-    for (let i = 0; i < boxes.length; i++)
-      for (let j = i + 1; j < boxes.length; j++) {
-        const a = boxes[i]!.r
-        const b = boxes[j]!.r
-        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left)
-        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)
-        if (x > 2 && y > 2) out.push(`${boxes[i]!.text} | ${boxes[j]!.text}`)
-      }
-    return out
-  })
 }
 
 const screens = [
