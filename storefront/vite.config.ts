@@ -2,6 +2,16 @@ import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 
+/**
+ * Where `npm run dev` proxies the API: the web process, on the PORT it was started with (the
+ * same setting the shop reads; 3000 when unset).
+ */
+export function devProxyTarget(env: Record<string, string | undefined> = process.env): string {
+  return `http://localhost:${env.PORT || 3000}`
+}
+
+const target = devProxyTarget()
+
 // The storefront is served by the web process from dist/; in dev Vite proxies the server.
 export default defineConfig({
   plugins: [react()],
@@ -24,10 +34,10 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': 'http://localhost:3000',
-      '/media': 'http://localhost:3000',
-      '/documents': 'http://localhost:3000',
-      '/download': 'http://localhost:3000',
+      '/api': target,
+      '/media': target,
+      '/documents': target,
+      '/download': target,
     },
   },
 })

@@ -5,6 +5,6 @@
 export { EnvError, loadEnv, TEST_XPUB } from './config/env'
 export type { Env } from './config/env'
 export { fromRoot, repoRoot } from './config/paths'
-export { createLogger } from './server/logger'
+export { createLogger, prettyLogs } from './server/logger'
 export type { Logger } from './server/logger'
 export { holdProcessOpen } from './server/holdOpen'

@@ -4,7 +4,7 @@
  */
 import { EnvError, loadEnv } from '@shop/cms/process'
 import { holdProcessOpen } from '@shop/cms/process'
-import { createLogger } from '@shop/cms/process'
+import { createLogger, prettyLogs } from '@shop/cms/process'
 import { createWhatsOnChainClient } from '@shop/chain'
 import os from 'node:os'
 
@@ -24,7 +24,7 @@ async function main() {
     }
     throw error
   }
-  const logger = createLogger(env.logLevel, 'worker')
+  const logger = createLogger(env.logLevel, 'worker', { pretty: prettyLogs(env) })
   // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
   const { getPayload } = await import('payload')
   const { default: config } = await import('@shop/cms/payload-config')

@@ -17,6 +17,7 @@ import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
+import { requestLogOptions } from './requestLog'
 import { serveUserFiles } from './userFiles'
 import { fileStoreOf } from '../storage'
 import { cmsContentSecurityPolicy } from './cmsCsp'
@@ -89,6 +90,7 @@ export function createApp({
       autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
       customLogLevel: (_req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      ...requestLogOptions,
     }),
   )
 

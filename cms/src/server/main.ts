@@ -24,7 +24,18 @@ async function main() {
   ;(process.env as Record<string, string>).NODE_ENV = env.nodeEnv
   // Imported only once the settings are known to be valid: importing the Payload config reads them.
   const { startWebProcess } = await import('./start')
-  await startWebProcess({ env, dev, onListening: release })
+  try {
+    await startWebProcess({ env, dev, onListening: release })
+  } catch (error) {
+    // Another shop (or anything else) on the port: say so in one line, not a stack trace.
+    if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+      console.error(
+        `The shop cannot start: port ${env.port} is in use. Stop the other process or set PORT.`,
+      )
+      process.exit(1)
+    }
+    throw error
+  }
 }
 
 main().catch((error) => {

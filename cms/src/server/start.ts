@@ -12,7 +12,7 @@ import { fromRoot } from '../config/paths'
 import config from '../payload.config'
 import { seed } from '../seed'
 import { createApp } from './app'
-import { createLogger } from './logger'
+import { createLogger, prettyLogs } from './logger'
 
 export async function startWebProcess({
   env,
@@ -23,7 +23,7 @@ export async function startWebProcess({
   dev: boolean
   onListening: () => void
 }): Promise<void> {
-  const logger = createLogger(env.logLevel)
+  const logger = createLogger(env.logLevel, 'web', { pretty: prettyLogs(env) })
   const started = Date.now()
 
   const payload = await getPayload({ config })

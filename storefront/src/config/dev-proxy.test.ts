@@ -1,0 +1,18 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest'
+
+import config, { devProxyTarget } from '../../vite.config'
+
+/** Issue 17, part 8: `npm run dev` proxied to port 3000 whatever PORT said. */
+describe('the dev server proxy', () => {
+  it('follows PORT, and defaults to 3000', () => {
+    expect(devProxyTarget({ PORT: '4123' })).toBe('http://localhost:4123')
+    expect(devProxyTarget({})).toBe('http://localhost:3000')
+  })
+
+  it('sends the API, files and downloads to the web process', () => {
+    const proxy = (config as { server?: { proxy?: Record<string, string> } }).server?.proxy ?? {}
+    expect(Object.keys(proxy).sort()).toEqual(['/api', '/documents', '/download', '/media'])
+    expect(new Set(Object.values(proxy))).toEqual(new Set([devProxyTarget()]))
+  })
+})
