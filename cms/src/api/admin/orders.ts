@@ -7,7 +7,8 @@ import { BAD_PAGE, pageOf } from './paging'
 import { env } from '../../config/runtime'
 import { getAdminOrder } from '../../operations/admin/getAdminOrder'
 import { getAdminStats } from '../../operations/admin/getAdminStats'
-import { listAdminOrders } from '../../operations/admin/listAdminOrders'
+import { exportAdminOrdersCsv, listAdminOrders } from '../../operations/admin/listAdminOrders'
+import { parseOrderFilters } from '../../operations/admin/orderFilters'
 import { markOrderShipped } from '../../operations/admin/markOrderShipped'
 import { requestOrderRecheck, takeOrderAction } from '../../operations/admin/takeOrderAction'
 import type { Logger } from '../../server/logger'
@@ -23,7 +24,26 @@ export function orderRoutes(
       res.status(400).json(BAD_PAGE)
       return
     }
-    res.json(await listAdminOrders({ payload, page }))
+    const parsed = parseOrderFilters(req.query)
+    if ('error' in parsed) {
+      res.status(400).json({ error: parsed.error })
+      return
+    }
+    res.json(await listAdminOrders({ payload, page, filters: parsed.filters }))
+  })
+
+  // Every order the same filters select, for a spreadsheet (before /orders/:id).
+  router.get('/orders/export.csv', async (req, res) => {
+    const parsed = parseOrderFilters(req.query)
+    if ('error' in parsed) {
+      res.status(400).json({ error: parsed.error })
+      return
+    }
+    const csv = await exportAdminOrdersCsv({ payload, filters: parsed.filters })
+    res
+      .type('text/csv; charset=utf-8')
+      .attachment(`orders-${new Date().toISOString().slice(0, 10)}.csv`)
+      .send(csv)
   })
 
   router.get('/orders/:id', async (req, res) => {

@@ -4,6 +4,7 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import { deriveOrderAddress } from '@shop/chain'
+import { csvCell } from './csv'
 import { highestAddressIndex } from './getAdminStats'
 
 export const ADDRESSES_PER_PAGE = 50
@@ -76,11 +77,6 @@ export async function listAdminAddresses({
     totalPages,
     currentPage: page,
   }
-}
-
-const csvCell = (value: string | number | null) => {
-  const text = value === null ? '' : String(value)
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
 /** Every address given out as CSV (index ascending), for a spreadsheet or a wallet import. */
