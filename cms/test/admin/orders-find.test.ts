@@ -167,7 +167,9 @@ describe('GET /api/admin/orders/export.csv', () => {
     const response = await admin.request('GET', '/orders/export.csv?status=PAID')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="?orders-\d{4}-\d\d-\d\d\.csv/)
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="?orders-\d{4}-\d\d-\d\d\.csv/,
+    )
     const lines = (await response.text()).trimEnd().split('\n')
     expect(lines[0]).toBe(
       'id,created,status,product,EUR,BSV,satoshis,e-mail,txids,shipping,tracking',
