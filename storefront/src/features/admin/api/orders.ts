@@ -5,10 +5,36 @@ import { NO_RESPONSE } from './products'
 
 export type OrdersPage = { orders: AdminOrder[]; totalPages: number; currentPage: number }
 
-export async function getOrders(page = 1): Promise<OrdersPage> {
+/** The exceptions the orders list filters by (GET /api/admin/orders?exception=). */
+export const ORDER_EXCEPTIONS = [
+  ['needs-settling', 'Needs settling'],
+  ['late', 'Paid late'],
+  ['partial', 'Paid short'],
+  ['over', 'Paid over'],
+  ['invalid', 'Invalid payment'],
+] as const
+
+/** The list's filters from the page's URL: page, status, q and exception, in that order. */
+export function ordersQueryOf(params: URLSearchParams, { withPage = true } = {}): string {
+  const query = new URLSearchParams()
+  const page = params.get('page')
+  if (withPage && page && page !== '1') query.set('page', page)
+  for (const status of params.getAll('status')) query.append('status', status)
+  for (const key of ['q', 'exception']) {
+    const value = params.get(key)?.trim()
+    if (value) query.set(key, value)
+  }
+  return query.toString()
+}
+
+export async function getOrders(query = ''): Promise<OrdersPage> {
   let data: unknown
   try {
-    data = await adminRequest<unknown>('GET', `/orders?page=${page}`, 'Failed to fetch orders.')
+    data = await adminRequest<unknown>(
+      'GET',
+      `/orders${query ? `?${query}` : ''}`,
+      'Failed to fetch orders.',
+    )
   } catch (error) {
     if (isNoResponse(error)) throw new Error(NO_RESPONSE, { cause: error })
     throw error

@@ -1,33 +1,108 @@
-import { Link } from 'react-router-dom'
+import { ORDER_STATUSES } from '@shop/domain'
+import type { AdminOrder } from '@shop/domain'
+import type { FormEvent } from 'react'
+import { Link, useSearchParams } from 'react-router-dom'
 import useSWR from 'swr'
 
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
-import { getOrders } from '../api/orders'
+import { getOrders, ORDER_EXCEPTIONS, ordersQueryOf, statusLabel } from '../api/orders'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { dateTime, euro } from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
 import { EmailText } from '../components/EmailText'
 
+/** The exceptions an order carries, as the list marks them. */
+function exceptionMarks(order: AdminOrder): string[] {
+  return [
+    order.flags.paidLate && 'Paid late',
+    order.flags.paidPartial && 'Paid short',
+    order.flags.paidOver && 'Paid over',
+    order.flags.paidInvalid && 'Invalid payment',
+  ].filter((mark): mark is string => Boolean(mark))
+}
+
 export function OrdersRoute() {
   useAdminTitle('Orders')
-  // Only the first page is loaded (spec section 2).
-  const { data, error, isLoading, mutate } = useSWR('admin/orders/1', () => getOrders(1))
+  // The filters live in the URL: a search can be bookmarked, shared and reloaded.
+  const [params, setParams] = useSearchParams()
+  const query = ordersQueryOf(params)
+  const filterQuery = ordersQueryOf(params, { withPage: false })
+  const page = Number(params.get('page') ?? '1') || 1
+  const { data, error, isLoading, mutate } = useSWR(`admin/orders?${query}`, () => getOrders(query))
   useSignOutOn401(error)
+
+  const search = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const next = new URLSearchParams()
+    for (const key of ['q', 'status', 'exception']) {
+      const value = String(form.get(key) ?? '').trim()
+      if (value) next.set(key, value)
+    }
+    setParams(next)
+  }
+  const goTo = (next: number) => {
+    const updated = new URLSearchParams(params)
+    if (next === 1) updated.delete('page')
+    else updated.set('page', String(next))
+    setParams(updated)
+  }
 
   return (
     <section className="admin-page">
       <header className="admin-page__header">
         <div>
           <h1>Orders</h1>
-          <p className="muted">
-            Newest first.
-            {data && data.totalPages > 1 ? ` Showing the latest page of ${data.totalPages}.` : ''}
-          </p>
+          <p className="muted">Newest first. Search by order id, e-mail, txid or address.</p>
         </div>
+        <a
+          className="button button--ghost"
+          href={`/api/admin/orders/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
+          download
+        >
+          Export CSV
+        </a>
       </header>
+      <form className="card admin-filters" role="search" onSubmit={search} key={filterQuery}>
+        <label>
+          <span>Search</span>
+          <input
+            type="search"
+            name="q"
+            defaultValue={params.get('q') ?? ''}
+            placeholder="Order id, e-mail, txid or address"
+            maxLength={200}
+          />
+        </label>
+        <label>
+          <span>Status</span>
+          <select name="status" defaultValue={params.get('status') ?? ''}>
+            <option value="">All</option>
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {statusLabel(status)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Exception</span>
+          <select name="exception" defaultValue={params.get('exception') ?? ''}>
+            <option value="">Any</option>
+            {ORDER_EXCEPTIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button--primary">
+          Search
+        </button>
+      </form>
       {isLoading ? (
         <LoadingState label="Loading orders…" />
       ) : error ? (
@@ -36,7 +111,7 @@ export function OrdersRoute() {
           onRetry={() => void mutate()}
         />
       ) : !data || data.orders.length === 0 ? (
-        <EmptyState>No orders found</EmptyState>
+        <EmptyState>{filterQuery ? 'No order matches this search.' : 'No orders found'}</EmptyState>
       ) : (
         <div className="card admin-table-wrap">
           <table className="admin-table">
@@ -76,7 +151,14 @@ export function OrdersRoute() {
                     {euro(order.priceAtPurchaseUSD)}
                   </td>
                   <td data-label="Status">
-                    <OrderStatusBadge status={order.status} />
+                    <div className="admin-status-cell">
+                      <OrderStatusBadge status={order.status} />
+                      {exceptionMarks(order).map((mark) => (
+                        <span key={mark} className="admin-badge admin-badge--warning">
+                          {mark}
+                        </span>
+                      ))}
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -84,6 +166,29 @@ export function OrdersRoute() {
           </table>
         </div>
       )}
+      {data && data.totalPages > 1 ? (
+        <nav className="admin-pager" aria-label="Pages">
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={page <= 1}
+            onClick={() => goTo(page - 1)}
+          >
+            Newer
+          </button>
+          <span className="muted">
+            Page {data.currentPage} of {data.totalPages}
+          </span>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={page >= data.totalPages}
+            onClick={() => goTo(page + 1)}
+          >
+            Older
+          </button>
+        </nav>
+      ) : null}
     </section>
   )
 }
