@@ -1,6 +1,7 @@
 import { formatBSV, formatEUR, isPhysical } from '@shop/domain'
 import { Column, Link, Row, Section, Text } from '@react-email/components'
 
+import { shippingLines } from '../../operations/orders/shippingLines'
 import type { Order } from '../../payload-types'
 import { styles } from './ShopEmail'
 
@@ -13,18 +14,6 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
       </Column>
     </Row>
   )
-}
-
-/** The shipping address of a printed book, one line per part. */
-export function shippingLines(order: Order): string[] {
-  return [
-    order.shippingName,
-    order.shippingAddressLine1,
-    order.shippingAddressLine2,
-    [order.shippingPostalCode, order.shippingCity].filter(Boolean).join(' '),
-    order.shippingStateProvince,
-    order.shippingCountry,
-  ].filter((line): line is string => Boolean(line && line.trim()))
 }
 
 /** What was bought, for how much, how it was paid and where it goes. */

@@ -4,7 +4,8 @@ import type { ReactElement } from 'react'
 
 import type { EmailKind } from '../../collections/EmailOutbox'
 import type { Order } from '../../payload-types'
-import { OrderRecap, shippingLines } from './OrderRecap'
+import { shippingLines } from '../../operations/orders/shippingLines'
+import { OrderRecap } from './OrderRecap'
 import { ShopEmail, styles } from './ShopEmail'
 import type { EmailProps } from './types'
 

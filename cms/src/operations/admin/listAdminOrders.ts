@@ -5,6 +5,7 @@ import { slugs } from '../../collections/slugs'
 import type { Order, Payment } from '../../payload-types'
 import type { AdminOrder } from './adminOrder'
 import { toAdminOrder } from './adminOrder'
+import { shippingLines } from '../orders/shippingLines'
 import { csvRow } from './csv'
 import type { OrderFilters } from './orderFilters'
 import { orderWhere } from './orderFilters'
@@ -100,16 +101,7 @@ export async function exportAdminOrdersCsv({
       txidsOf.set(id, (txidsOf.get(id) ?? new Set()).add(p.txid))
     }
     for (const order of orders) {
-      const shipping = [
-        order.shippingName,
-        order.shippingAddressLine1,
-        order.shippingAddressLine2,
-        [order.shippingPostalCode, order.shippingCity].filter(Boolean).join(' '),
-        order.shippingStateProvince,
-        order.shippingCountry,
-      ]
-        .filter((part) => part && part.trim())
-        .join(', ')
+      const shipping = shippingLines(order).join(', ')
       lines.push(
         csvRow([
           order.id,

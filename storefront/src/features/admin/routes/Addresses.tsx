@@ -9,6 +9,7 @@ import { statusLabel } from '../api/orders'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { bsv } from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
+import { Pager } from '../components/Pager'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
 
 /**
@@ -104,29 +105,7 @@ export function AddressesRoute() {
               </tbody>
             </table>
           </div>
-          {data.totalPages > 1 ? (
-            <nav className="admin-pager" aria-label="Pages">
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={page <= 1}
-                onClick={() => goTo(page - 1)}
-              >
-                Newer
-              </button>
-              <span className="muted">
-                Page {data.currentPage} of {data.totalPages}
-              </span>
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={page >= data.totalPages}
-                onClick={() => goTo(page + 1)}
-              >
-                Older
-              </button>
-            </nav>
-          ) : null}
+          <Pager page={data.currentPage} totalPages={data.totalPages} onPage={goTo} />
         </>
       )}
     </section>

@@ -12,6 +12,7 @@ import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { dateTime, euro } from '../format'
 import { useAdminTitle } from '../hooks/use-admin-title'
 import { useSignOutOn401 } from '../hooks/use-unauthorized'
+import { Pager } from '../components/Pager'
 import { EmailText } from '../components/EmailText'
 
 /** The exceptions an order carries, as the list marks them. */
@@ -30,7 +31,6 @@ export function OrdersRoute() {
   const [params, setParams] = useSearchParams()
   const query = ordersQueryOf(params)
   const filterQuery = ordersQueryOf(params, { withPage: false })
-  const page = Number(params.get('page') ?? '1') || 1
   const { data, error, isLoading, mutate } = useSWR(`admin/orders?${query}`, () => getOrders(query))
   useSignOutOn401(error)
 
@@ -166,29 +166,7 @@ export function OrdersRoute() {
           </table>
         </div>
       )}
-      {data && data.totalPages > 1 ? (
-        <nav className="admin-pager" aria-label="Pages">
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={page <= 1}
-            onClick={() => goTo(page - 1)}
-          >
-            Newer
-          </button>
-          <span className="muted">
-            Page {data.currentPage} of {data.totalPages}
-          </span>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={page >= data.totalPages}
-            onClick={() => goTo(page + 1)}
-          >
-            Older
-          </button>
-        </nav>
-      ) : null}
+      {data ? <Pager page={data.currentPage} totalPages={data.totalPages} onPage={goTo} /> : null}
     </section>
   )
 }
