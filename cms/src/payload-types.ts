@@ -303,7 +303,7 @@ export interface Order {
     | {
         at: string;
         by: string;
-        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck';
+        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck' | 'tracking';
         fromStatus?:
           | (
               | 'AWAITING_PAYMENT'

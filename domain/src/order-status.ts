@@ -73,7 +73,13 @@ export type OwnerOrderAction = keyof typeof OWNER_ORDER_ACTIONS
 export const OWNER_ORDER_ACTION_NAMES = Object.keys(OWNER_ORDER_ACTIONS) as OwnerOrderAction[]
 
 /** What an entry of an order's history records: a status change, an owner's action, a re-check. */
-export const ORDER_HISTORY_ACTIONS = ['status', ...OWNER_ORDER_ACTION_NAMES, 'recheck'] as const
+export const ORDER_HISTORY_ACTIONS = [
+  'status',
+  ...OWNER_ORDER_ACTION_NAMES,
+  'recheck',
+  // The tracking number of a shipped order corrected (old -> new).
+  'tracking',
+] as const
 export type OrderHistoryAction = (typeof ORDER_HISTORY_ACTIONS)[number]
 
 /** Whether the owner may take this action on an order in this status. */

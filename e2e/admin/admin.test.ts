@@ -271,6 +271,15 @@ describe('the admin area in Chromium', () => {
     await expect.poll(() => page.getByText('Order has been shipped.').isVisible()).toBe(true)
     expect(await page.locator('.admin-badge--shipped').first().textContent()).toBe('shipped')
     expect(await page.getByRole('button', { name: 'Mark as shipped' }).count()).toBe(0)
+
+    // Issue 17: a wrong tracking number is corrected, and the history says so.
+    await page.locator('#correctTrackingNumber').fill('RR987654321IT')
+    await page.getByLabel("Why (kept in the order's history)").fill('label reprinted')
+    await page.getByRole('button', { name: 'Correct tracking number' }).click()
+    await expect.poll(() => page.getByText('Tracking number corrected.').isVisible()).toBe(true)
+    await expect
+      .poll(() => page.getByText('RR123456789IT → RR987654321IT: label reprinted').isVisible())
+      .toBe(true)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -190,3 +190,55 @@ describe('GET /api/admin/orders/export.csv', () => {
     expect((await admin.request('GET', '/orders/export.csv?status=NOPE')).status).toBe(400)
   })
 })
+
+describe('correcting a tracking number', () => {
+  type Detail = {
+    shippingTrackingNumber: string | null
+    history: { action: string; by: string; note: string | null }[]
+  }
+
+  it('changes a shipped order’s tracking number and records who, when, old and new', async () => {
+    const response = await admin.request('POST', `/orders/${ids.shipped}/tracking`, {
+      json: { trackingNumber: ' RR2 ', note: 'typo in the first one' },
+    })
+    expect(response.status).toBe(200)
+    const detail = (await response.json()) as Detail
+    expect(detail.shippingTrackingNumber).toBe('RR2')
+    expect(detail.history.at(-1)).toMatchObject({
+      action: 'tracking',
+      by: 'owner@example.com',
+      note: 'RR1 → RR2: typo in the first one',
+    })
+  })
+
+  it('records a change made through any other door too (the rule is the collection’s)', async () => {
+    await shop.payload.update({
+      collection: slugs.orders,
+      id: ids.shipped!,
+      data: { shippingTrackingNumber: 'RR3' },
+    })
+    const order = await shop.payload.findByID({ collection: slugs.orders, id: ids.shipped! })
+    expect(order.history?.at(-1)).toMatchObject({ action: 'tracking', note: 'RR2 → RR3' })
+  })
+
+  it('refuses an order not shipped, an empty number and the same number, with reasons', async () => {
+    const cases: [string, unknown, number, RegExp][] = [
+      [ids.paid!, { trackingNumber: 'RR9' }, 409, /only a shipped order/],
+      [ids.shipped!, { trackingNumber: '  ' }, 400, /cannot be empty/],
+      [ids.shipped!, { trackingNumber: 'RR3' }, 400, /already the tracking number/],
+      [ids.shipped!, { trackingNumber: 'x'.repeat(121) }, 400, /at most 120/],
+    ]
+    for (const [id, json, status, error] of cases) {
+      const response = await admin.request('POST', `/orders/${id}/tracking`, { json })
+      expect(response.status, JSON.stringify(json)).toBe(status)
+      expect(((await response.json()) as { error: string }).error).toMatch(error)
+    }
+    expect(
+      (
+        await adminClient(shop.url).request('POST', `/orders/${ids.shipped}/tracking`, {
+          json: { trackingNumber: 'RR7' },
+        })
+      ).status,
+    ).toBe(401)
+  })
+})

@@ -9,7 +9,7 @@ import { getAdminOrder } from '../../operations/admin/getAdminOrder'
 import { getAdminStats } from '../../operations/admin/getAdminStats'
 import { exportAdminOrdersCsv, listAdminOrders } from '../../operations/admin/listAdminOrders'
 import { parseOrderFilters } from '../../operations/admin/orderFilters'
-import { markOrderShipped } from '../../operations/admin/markOrderShipped'
+import { correctTrackingNumber, markOrderShipped } from '../../operations/admin/markOrderShipped'
 import { requestOrderRecheck, takeOrderAction } from '../../operations/admin/takeOrderAction'
 import type { Logger } from '../../server/logger'
 import { adminUser } from './session'
@@ -64,6 +64,23 @@ export function orderRoutes(
       return
     }
     logger.info({ orderId: result.order.id }, 'order marked as shipped')
+    res.json(result.order)
+  })
+
+  router.post('/orders/:id/tracking', async (req, res) => {
+    const body = (req.body ?? {}) as { trackingNumber?: unknown; note?: unknown }
+    const result = await correctTrackingNumber({
+      payload,
+      id: req.params.id,
+      trackingNumber: typeof body.trackingNumber === 'string' ? body.trackingNumber : '',
+      note: typeof body.note === 'string' ? body.note : '',
+      by: adminUser(req).email,
+    })
+    if (!result.ok) {
+      res.status(result.status).json({ error: result.error })
+      return
+    }
+    logger.info({ orderId: result.order.id }, 'tracking number corrected')
     res.json(result.order)
   })
 

@@ -7,6 +7,13 @@ import { findOrderDoc, withPayments } from './getAdminOrder'
 
 export const TRACKING_NUMBER_MAX_LENGTH = 120
 
+function trackingProblem(tracking: string): string | null {
+  if (!tracking) return 'Tracking number cannot be empty.'
+  if (tracking.length > TRACKING_NUMBER_MAX_LENGTH)
+    return `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters.`
+  return null
+}
+
 export type MarkShippedResult =
   { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
 
@@ -25,14 +32,8 @@ export async function markOrderShipped({
   trackingNumber: string
 }): Promise<MarkShippedResult> {
   const tracking = trackingNumber.trim()
-  if (!tracking) return { ok: false, status: 400, error: 'Tracking number cannot be empty.' }
-  if (tracking.length > TRACKING_NUMBER_MAX_LENGTH) {
-    return {
-      ok: false,
-      status: 400,
-      error: `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters.`,
-    }
-  }
+  const invalid = trackingProblem(tracking)
+  if (invalid) return { ok: false, status: 400, error: invalid }
   const order = await findOrderDoc({ payload, id })
   if (!order) return { ok: false, status: 404, error: 'Order not found.' }
   if (!isPhysical(order.productType)) {
@@ -70,6 +71,50 @@ export async function markOrderShipped({
       error: 'Order changed meanwhile: it is no longer waiting for delivery.',
     }
   }
+  const updated = await findOrderDoc({ payload, id: order.id })
+  if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
+  return { ok: true, order: await withPayments({ payload, order: updated }) }
+}
+
+/**
+ * Corrects the tracking number of a shipped order (a typo, a parcel sent again). The Orders
+ * collection records the change in the order's history, old and new, with who and why.
+ */
+export async function correctTrackingNumber({
+  payload,
+  id,
+  trackingNumber,
+  note,
+  by,
+}: {
+  payload: Payload
+  id: string
+  trackingNumber: string
+  note: string
+  by: string
+}): Promise<MarkShippedResult> {
+  const tracking = trackingNumber.trim()
+  const invalid = trackingProblem(tracking)
+  if (invalid) return { ok: false, status: 400, error: invalid }
+  if (note.length > 500)
+    return { ok: false, status: 400, error: 'The reason is at most 500 characters.' }
+  const order = await findOrderDoc({ payload, id })
+  if (!order) return { ok: false, status: 404, error: 'Order not found.' }
+  if (order.status !== 'SHIPPED')
+    return {
+      ok: false,
+      status: 409,
+      error: `Order is ${order.status}: only a shipped order's tracking number can be corrected.`,
+    }
+  if (order.shippingTrackingNumber === tracking)
+    return { ok: false, status: 400, error: 'That is already the tracking number.' }
+  await payload.update({
+    collection: slugs.orders,
+    id: order.id,
+    data: { shippingTrackingNumber: tracking },
+    depth: 0,
+    context: { historyEntry: { action: 'tracking', by, note: note.trim() || undefined } },
+  })
   const updated = await findOrderDoc({ payload, id: order.id })
   if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
   return { ok: true, order: await withPayments({ payload, order: updated }) }

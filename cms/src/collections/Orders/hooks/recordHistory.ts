@@ -39,7 +39,23 @@ export const recordHistory: CollectionBeforeChangeHook<Order> = ({
   const to = (data.status ?? from) as OrderStatus
   const given = (context as OrderHistoryContext).historyEntry
   const owner = given && !given.recorded ? given : undefined
-  if (owner || from !== to) {
+  const entries: HistoryEntry[] = []
+  // A shipped order's tracking number corrected, through any door: who, when, old and new.
+  const oldTracking = originalDoc.shippingTrackingNumber
+  const newTracking = data.shippingTrackingNumber
+  if (oldTracking && newTracking !== undefined && (newTracking ?? '') !== oldTracking) {
+    entries.push({
+      at: new Date().toISOString(),
+      by: owner?.by ?? (req.user?.email as string | undefined) ?? SYSTEM_ACTOR,
+      action: 'tracking',
+      fromStatus: from,
+      toStatus: to,
+      note: `${oldTracking} → ${newTracking || '(none)'}${owner?.action === 'tracking' && owner.note ? `: ${owner.note}` : ''}`,
+      txid: null,
+    })
+    if (owner?.action === 'tracking') owner.recorded = true
+  }
+  if ((owner && owner.action !== 'tracking') || from !== to) {
     const entry: HistoryEntry = {
       at: new Date().toISOString(),
       by: owner?.by ?? (req.user?.email as string | undefined) ?? SYSTEM_ACTOR,
@@ -49,9 +65,12 @@ export const recordHistory: CollectionBeforeChangeHook<Order> = ({
       note: owner?.note ?? null,
       txid: owner?.txid ?? null,
     }
-    const previous = (originalDoc.history ?? []).map(({ id: _id, ...rest }) => rest)
-    data.history = [...previous, entry]
+    entries.push(entry)
     if (owner) owner.recorded = true
+  }
+  if (entries.length > 0) {
+    const previous = (originalDoc.history ?? []).map(({ id: _id, ...rest }) => rest)
+    data.history = [...previous, ...entries]
   }
 
   const receivedMore =

@@ -58,6 +58,14 @@ export async function getOrder(id: string): Promise<AdminOrderDetail> {
   }
 }
 
+export const correctTracking = (id: string, trackingNumber: string, note: string) =>
+  adminRequest<AdminOrderDetail>(
+    'POST',
+    `/orders/${encodeURIComponent(id)}/tracking`,
+    'Failed to correct the tracking number.',
+    { trackingNumber, note },
+  )
+
 export const markShipped = (id: string, trackingNumber: string) =>
   adminRequest<AdminOrderDetail>(
     'POST',

@@ -44,6 +44,7 @@ const HISTORY_LABELS: Record<AdminOrderEvent['action'], string> = {
   refund: 'Refund recorded',
   settle: 'Settled',
   recheck: 'Chain check requested',
+  tracking: 'Tracking number corrected',
 }
 
 /** The actions this order offers now: status moves from the table, a refund once money came. */

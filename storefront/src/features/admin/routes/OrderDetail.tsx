@@ -9,7 +9,7 @@ import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 
 import type { AdminOrderDetail } from '../api/orders'
-import { getOrder, markShipped } from '../api/orders'
+import { correctTracking, getOrder, markShipped } from '../api/orders'
 import { OrderHistory, OrderSettling } from '../components/OrderSettling'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import {
@@ -175,7 +175,14 @@ export function OrderDetailRoute() {
             <p className="muted">Digital book: delivered by download link, nothing to ship.</p>
           )}
           {order.status === 'SHIPPED' ? (
-            <p className="admin-alert admin-alert--info">Order has been shipped.</p>
+            <>
+              <p className="admin-alert admin-alert--info">Order has been shipped.</p>
+              <ShipForm
+                order={order}
+                correcting
+                onShipped={(updated) => void mutate(updated, { revalidate: false })}
+              />
+            </>
           ) : null}
           {canShip ? (
             <ShipForm
@@ -258,17 +265,24 @@ export function OrderDetailRoute() {
   )
 }
 
+/** Marks an order shipped with its tracking number, or (`correcting`) corrects that number. */
 function ShipForm({
   order,
   onShipped,
+  correcting = false,
 }: {
   order: AdminOrderDetail
   onShipped: (order: AdminOrderDetail) => void
+  correcting?: boolean
 }) {
-  const [trackingNumber, setTrackingNumber] = useState('')
+  const [trackingNumber, setTrackingNumber] = useState(
+    correcting ? (order.shippingTrackingNumber ?? '') : '',
+  )
+  const [note, setNote] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const { mutate } = useSWRConfig()
+  const fieldId = correcting ? 'correctTrackingNumber' : 'trackingNumber'
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -279,15 +293,20 @@ function ShipForm({
     }
     setBusy(true)
     try {
-      const updated = await markShipped(order.id, trackingNumber.trim())
-      toast.success('Order marked as shipped!')
+      const updated = correcting
+        ? await correctTracking(order.id, trackingNumber.trim(), note.trim())
+        : await markShipped(order.id, trackingNumber.trim())
+      toast.success(correcting ? 'Tracking number corrected.' : 'Order marked as shipped!')
       onShipped(updated)
-      void mutate('admin/orders/1')
+      setNote('')
+      void mutate((key) => typeof key === 'string' && key.startsWith('admin/orders?'))
     } catch (failure) {
       const message =
         failure instanceof Error && failure.message
           ? failure.message
-          : 'Failed to mark order as shipped.'
+          : correcting
+            ? 'Failed to correct the tracking number.'
+            : 'Failed to mark order as shipped.'
       setError(message)
       toast.error(`Failed: ${message}`)
     } finally {
@@ -297,27 +316,42 @@ function ShipForm({
 
   return (
     <form className="admin-ship" onSubmit={onSubmit} noValidate>
-      <h3>Mark as shipped</h3>
+      <h3>{correcting ? 'Correct the tracking number' : 'Mark as shipped'}</h3>
       <div className="admin-field">
-        <label htmlFor="trackingNumber">Tracking number</label>
+        <label htmlFor={`${fieldId}`}>Tracking number</label>
         <input
-          id="trackingNumber"
+          id={fieldId}
           value={trackingNumber}
           onChange={(event) => {
             setTrackingNumber(event.target.value)
             setError(null)
           }}
           aria-invalid={Boolean(error)}
-          aria-describedby={error ? 'trackingNumber-error' : undefined}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
         />
         {error ? (
-          <p className="admin-field__error" id="trackingNumber-error" role="alert">
+          <p className="admin-field__error" id={`${fieldId}-error`} role="alert">
             {error}
           </p>
         ) : null}
       </div>
-      <button type="submit" className="button button--primary" disabled={busy}>
-        {busy ? 'Saving...' : 'Mark as shipped'}
+      {correcting ? (
+        <div className="admin-field">
+          <label htmlFor="trackingNote">Why (kept in the order's history)</label>
+          <input
+            id="trackingNote"
+            value={note}
+            maxLength={500}
+            onChange={(event) => setNote(event.target.value)}
+          />
+        </div>
+      ) : null}
+      <button
+        type="submit"
+        className={correcting ? 'button button--ghost' : 'button button--primary'}
+        disabled={busy}
+      >
+        {busy ? 'Saving...' : correcting ? 'Correct tracking number' : 'Mark as shipped'}
       </button>
     </form>
   )
