@@ -177,6 +177,10 @@ export interface Product {
   name: string;
   type: 'DIGITAL' | 'PHYSICAL';
   priceEUR: number;
+  /**
+   * Added to the price at checkout, in EUR. 0 means shipping is included in the price.
+   */
+  shippingCostEUR?: number | null;
   totalStock: number;
   /**
    * Copies available for sale now; checkout reserves one atomically. Saving moves the stock by what you changed here, so copies sold while this form was open are kept.
@@ -263,9 +267,13 @@ export interface Order {
    */
   tokenAddress?: string | null;
   /**
-   * Price paid, in EUR (the field keeps its historical name).
+   * Price paid, in EUR, shipping included (the field keeps its historical name).
    */
   priceAtPurchaseUSD: number;
+  /**
+   * A printed book's shipping at checkout, in EUR, part of the price paid (0: included in the book's price).
+   */
+  shippingCostEUR?: number | null;
   /**
    * EUR per BSV at checkout (the field keeps its historical name).
    */
@@ -751,6 +759,7 @@ export interface ProductsSelect<T extends boolean = true> {
   name?: T;
   type?: T;
   priceEUR?: T;
+  shippingCostEUR?: T;
   totalStock?: T;
   currentStock?: T;
   currentStockLoaded?: T;
@@ -776,6 +785,7 @@ export interface OrdersSelect<T extends boolean = true> {
   clientKey?: T;
   tokenAddress?: T;
   priceAtPurchaseUSD?: T;
+  shippingCostEUR?: T;
   bsvUsdRateAtPurchase?: T;
   amountSatoshiExpected?: T;
   amountSatoshiReceived?: T;

@@ -48,6 +48,7 @@ describe('GET /api/products', () => {
         'isAvailable',
         'name',
         'priceEUR',
+        'shippingCostEUR',
         'shortDescription',
         'type',
       ])

@@ -11,6 +11,8 @@ export type AdminProduct = {
   name: string
   type: 'DIGITAL' | 'PHYSICAL'
   priceEUR: number
+  /** A printed book's shipping, added at checkout (0: included in the price). */
+  shippingCostEUR: number
   totalStock: number
   currentStock: number
   shortDescription: string

@@ -10,6 +10,14 @@ export const publicProductSchema = z.object({
   coverImageUrl: z.string().nullable(),
   currentStock: z.number().int().min(0),
   isAvailable: z.boolean(),
+  /**
+   * Beyond the spec: what shipping a printed book adds to its price, in EUR ("0.00" when it is
+   * included); null for a PDF.
+   */
+  shippingCostEUR: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .nullable(),
 })
 export type PublicProduct = z.infer<typeof publicProductSchema>
 

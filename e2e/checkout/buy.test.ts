@@ -72,7 +72,12 @@ describe('buying a book in Chromium with the test-mode wallet', () => {
     await page.getByLabel(/Address line 1/).fill('1 Main Street')
     await page.getByLabel(/City/).fill('London')
     await page.getByLabel(/Postal code/).fill('N1 1AA')
-    await page.getByLabel(/Country/).fill('United Kingdom')
+    // The country comes from the ISO list: typing in its filter leaves one, which is chosen.
+    await page.getByRole('searchbox', { name: 'Filter the list of countries' }).fill('united k')
+    expect(await page.getByRole('combobox', { name: /^Country/ }).inputValue()).toBe(
+      'United Kingdom',
+    )
+    await page.getByLabel('Phone (optional)').fill('+44 20 7946 0958')
     await page.getByRole('checkbox', { name: /I agree to the/ }).check()
     await page.getByRole('button', { name: 'Proceed to Payment' }).click()
     await page.waitForURL((url) => url.pathname.startsWith('/pay/'), { timeout: 15_000 })

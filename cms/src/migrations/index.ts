@@ -8,6 +8,7 @@ import * as migration_20261124_084335_webhook_deliveries from './20261124_084335
 import * as migration_20261124_110618_worker_lease from './20261124_110618_worker_lease'
 import * as migration_20261124_112642_shared_rate_limits from './20261124_112642_shared_rate_limits'
 import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_queue'
+import * as migration_20261124_215449_shipping_cost from './20261124_215449_shipping_cost'
 
 export const migrations = [
   {
@@ -59,5 +60,10 @@ export const migrations = [
     up: migration_20261124_202923_jobs_queue.up,
     down: migration_20261124_202923_jobs_queue.down,
     name: '20261124_202923_jobs_queue',
+  },
+  {
+    up: migration_20261124_215449_shipping_cost.up,
+    down: migration_20261124_215449_shipping_cost.down,
+    name: '20261124_215449_shipping_cost',
   },
 ]

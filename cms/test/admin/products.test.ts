@@ -60,6 +60,7 @@ describe('POST /api/admin/products', () => {
         'name',
         'pdfFilename',
         'priceEUR',
+        'shippingCostEUR',
         'shortDescription',
         'totalStock',
         'type',

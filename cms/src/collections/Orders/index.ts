@@ -12,6 +12,12 @@ import { nobody, nobodyField } from '../../access/nobody'
 import { slugs } from '../slugs'
 import { applyStatusChange } from './hooks/applyStatusChange'
 import { assignOrderId } from './hooks/assignOrderId'
+import {
+  normalizeCountry,
+  requireListedCountry,
+  requirePhoneNumber,
+  trimPhone,
+} from './hooks/checkShippingDetails'
 import { enforceStatusTransition } from './hooks/enforceStatusTransition'
 import { recordHistory } from './hooks/recordHistory'
 
@@ -27,6 +33,7 @@ const ENGINE_FIELDS = new Set([
   'productName',
   'productType',
   'priceAtPurchaseUSD',
+  'shippingCostEUR',
   'bsvUsdRateAtPurchase',
   'amountSatoshiExpected',
   'amountSatoshiReceived',
@@ -121,7 +128,18 @@ export const Orders: CollectionConfig = {
       name: 'priceAtPurchaseUSD',
       type: 'number',
       required: true,
-      admin: { description: 'Price paid, in EUR (the field keeps its historical name).' },
+      admin: {
+        description: 'Price paid, in EUR, shipping included (the field keeps its historical name).',
+      },
+    },
+    {
+      name: 'shippingCostEUR',
+      label: 'Shipping cost (EUR)',
+      type: 'number',
+      admin: {
+        description:
+          "A printed book's shipping at checkout, in EUR, part of the price paid (0: included in the book's price).",
+      },
     },
     {
       name: 'bsvUsdRateAtPurchase',
@@ -216,8 +234,18 @@ export const Orders: CollectionConfig = {
         { name: 'shippingCity', type: 'text' },
         { name: 'shippingStateProvince', type: 'text' },
         { name: 'shippingPostalCode', type: 'text' },
-        { name: 'shippingCountry', type: 'text' },
-        { name: 'shippingPhone', type: 'text' },
+        {
+          name: 'shippingCountry',
+          type: 'text',
+          hooks: { beforeValidate: [normalizeCountry] },
+          validate: requireListedCountry,
+        },
+        {
+          name: 'shippingPhone',
+          type: 'text',
+          hooks: { beforeValidate: [trimPhone] },
+          validate: requirePhoneNumber,
+        },
         { name: 'shippingTrackingNumber', type: 'text' },
         { name: 'shippedAt', type: 'date' },
       ],

@@ -1,8 +1,9 @@
-import { isPhysical, PRODUCT_TYPES } from '@shop/domain'
+import { isPhysical, MAX_SHIPPING_COST_EUR, PRODUCT_TYPES } from '@shop/domain'
 import type { CollectionConfig } from 'payload'
 
 import { isAdmin } from '../../access/isAdmin'
 import { slugs } from '../slugs'
+import { checkShippingCost } from './hooks/checkShippingCost'
 import { keepStockRelative, stockAsRead } from './hooks/keepStockRelative'
 import { normalizeLegacyType } from './hooks/normalizeLegacyType'
 import { requireDigitalFile } from './hooks/requireDigitalFile'
@@ -40,6 +41,22 @@ export const Products: CollectionConfig = {
       })),
     },
     { name: 'priceEUR', type: 'number', required: true, min: 0, admin: { step: 0.01 } },
+    {
+      // Checkout adds it to a printed book's price, so the BSV amount due covers it.
+      name: 'shippingCostEUR',
+      label: 'Shipping cost (EUR)',
+      type: 'number',
+      defaultValue: 0,
+      min: 0,
+      max: MAX_SHIPPING_COST_EUR,
+      validate: checkShippingCost,
+      admin: {
+        step: 0.01,
+        condition: (data) => isPhysical(data?.type),
+        description:
+          'Added to the price at checkout, in EUR. 0 means shipping is included in the price.',
+      },
+    },
     { name: 'totalStock', type: 'number', required: true, min: 0, defaultValue: 0 },
     {
       name: 'currentStock',

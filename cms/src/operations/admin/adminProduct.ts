@@ -12,6 +12,7 @@ export function toAdminProduct(product: Product): AdminProduct {
     // Legacy PDF and EPUB are read as DIGITAL by the collection's afterRead hook.
     type: normalizeProductType(product.type) ?? 'DIGITAL',
     priceEUR: Number(product.priceEUR),
+    shippingCostEUR: Number(product.shippingCostEUR ?? 0),
     totalStock: product.totalStock ?? 0,
     currentStock: product.currentStock ?? 0,
     shortDescription: product.shortDescription ?? '',

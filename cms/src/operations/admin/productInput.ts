@@ -1,3 +1,4 @@
+import { MAX_SHIPPING_COST_EUR, SHIPPING_COST_RULE } from '@shop/domain'
 import { z } from 'zod'
 
 /** The multipart text fields of the product form (spec sections 5 and 7), as sent. */
@@ -22,6 +23,14 @@ export const productInputSchema = z.object({
   priceEUR: required('Price is required.')
     .regex(/^\d{1,9}(\.\d{1,2})?$/, 'Price must be a number of at least 0 with at most 2 decimals.')
     .transform(Number),
+  /** Optional (a printed book's; the stored value stays when it is not sent). */
+  shippingCostEUR: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, SHIPPING_COST_RULE)
+    .transform(Number)
+    .pipe(z.number().max(MAX_SHIPPING_COST_EUR, SHIPPING_COST_RULE))
+    .optional(),
   totalStock: wholeNumber('Total stock'),
   currentStock: wholeNumber('Current stock'),
   /**

@@ -102,6 +102,7 @@ export async function saveAdminProduct({
     name: input.name,
     type: input.type,
     priceEUR: input.priceEUR,
+    ...(input.shippingCostEUR !== undefined ? { shippingCostEUR: input.shippingCostEUR } : {}),
     totalStock: input.totalStock,
     currentStock: input.currentStock,
     ...(existing !== null && input.currentStockLoaded !== undefined

@@ -1,5 +1,14 @@
 import type { CreateOrderRequest } from '@shop/domain'
-import { eurToSatoshis, isEmail, isPhysical } from '@shop/domain'
+import {
+  COUNTRY_RULE,
+  eurToSatoshis,
+  findCountry,
+  isEmail,
+  isPhoneNumber,
+  isPhysical,
+  orderTotalEUR,
+  PHONE_RULE,
+} from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
@@ -84,15 +93,22 @@ export async function createOrder({
     )
     if (missing.length > 0)
       throw new OrderRequestError(`Please fill in the shipping ${missing.join(', ')}.`)
+    if (!findCountry(input.shippingCountry)) throw new OrderRequestError(COUNTRY_RULE)
+    const phone = input.shippingPhone?.trim()
+    if (phone && !isPhoneNumber(phone)) throw new OrderRequestError(PHONE_RULE)
   }
 
   const clientKey = clientKeyOf(payload, clientAddress)
   const hoarding = await hoardingProblem({ payload, limits: env, clientKey, email })
   if (hoarding) throw new OrderRequestError(hoarding, 429)
 
+  // A printed book's shipping is part of the price paid, so the BSV amount due covers it.
+  const shippingCostEUR = physical ? (product.shippingCostEUR ?? 0) : null
+  const priceEUR = orderTotalEUR(product.priceEUR, shippingCostEUR ?? 0)
+
   // The rate first: when no rate source answers, nothing has been reserved yet.
   const rate = await rateProviderFor(env).getRate()
-  const amountSatoshiExpected = eurToSatoshis(product.priceEUR, rate)
+  const amountSatoshiExpected = eurToSatoshis(priceEUR, rate)
 
   // The order is stored first, holding no copy (stockReleasedAt set); the copy is then taken
   // and claimed by the order in one atomic step. A process killed anywhere in between leaves at
@@ -124,7 +140,8 @@ export async function createOrder({
       userEmail: email,
       clientKey,
       tokenAddress: token.value,
-      priceAtPurchaseUSD: product.priceEUR,
+      priceAtPurchaseUSD: Number(priceEUR),
+      shippingCostEUR,
       bsvUsdRateAtPurchase: rate,
       amountSatoshiExpected,
       amountSatoshiReceived: 0,
@@ -137,7 +154,7 @@ export async function createOrder({
       shippingCity: shipping('shippingCity'),
       shippingStateProvince: shipping('shippingStateProvince'),
       shippingPostalCode: shipping('shippingPostalCode'),
-      shippingCountry: shipping('shippingCountry'),
+      shippingCountry: physical ? (findCountry(input.shippingCountry)?.name ?? null) : null,
       shippingPhone: shipping('shippingPhone'),
       stockReleasedAt: new Date().toISOString(),
     } as never,

@@ -1,9 +1,12 @@
 import type { PublicProduct } from '@shop/domain'
-import { formatEUR, normalizeProductType, publicProductType } from '@shop/domain'
+import { formatEUR, isPhysical, normalizeProductType, publicProductType } from '@shop/domain'
 
 import type { Product } from '../../payload-types'
 
-/** The spec's public product: DIGITAL books are shown as type PDF; covers as relative paths. */
+/**
+ * The spec's public product: DIGITAL books are shown as type PDF; covers as relative paths; a
+ * printed book says what shipping adds ("0.00": included).
+ */
 export function toPublicProduct(product: Product): PublicProduct {
   return {
     id: product.id,
@@ -14,6 +17,7 @@ export function toPublicProduct(product: Product): PublicProduct {
     coverImageUrl: coverImageUrl(product.coverImage),
     currentStock: Math.max(0, product.currentStock ?? 0),
     isAvailable: Boolean(product.isAvailable),
+    shippingCostEUR: isPhysical(product.type) ? formatEUR(product.shippingCostEUR ?? 0) : null,
   }
 }
 

@@ -8,6 +8,8 @@ export type CheckoutProduct = {
   coverImageUrl?: string | null
   currentStock?: number
   isAvailable?: boolean
+  /** A printed book's shipping in EUR ("0.00": included); null for a PDF. */
+  shippingCostEUR?: string | null
 }
 
 export function isCheckoutProduct(value: unknown): value is CheckoutProduct {

@@ -20,6 +20,7 @@ type Values = {
   name: string
   type: 'DIGITAL' | 'PHYSICAL'
   priceEUR: string
+  shippingCostEUR: string
   totalStock: string
   currentStock: string
   shortDescription: string
@@ -31,6 +32,7 @@ const NEW_PRODUCT: Values = {
   name: '',
   type: 'DIGITAL',
   priceEUR: '',
+  shippingCostEUR: '0',
   totalStock: '',
   currentStock: '',
   shortDescription: '',
@@ -41,6 +43,7 @@ const valuesOf = (product: AdminProduct): Values => ({
   name: product.name,
   type: product.type,
   priceEUR: String(product.priceEUR),
+  shippingCostEUR: String(product.shippingCostEUR ?? 0),
   totalStock: String(product.totalStock),
   currentStock: String(product.currentStock),
   shortDescription: product.shortDescription,
@@ -127,6 +130,7 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
     form.append('name', values.name)
     form.append('type', values.type)
     form.append('priceEUR', values.priceEUR)
+    if (values.type === 'PHYSICAL') form.append('shippingCostEUR', values.shippingCostEUR)
     form.append('totalStock', values.totalStock)
     form.append('currentStock', values.currentStock)
     // The server applies the change relative to this, keeping copies ordered meanwhile.
@@ -231,6 +235,32 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
             <FieldError id="priceEUR-error" message={errors.priceEUR} />
           </div>
         </div>
+
+        {values.type === 'PHYSICAL' ? (
+          <div className="admin-form__row">
+            <div className="admin-field">
+              <label htmlFor="shippingCostEUR">Shipping cost (EUR)</label>
+              <input
+                id="shippingCostEUR"
+                name="shippingCostEUR"
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0"
+                max="1000"
+                required
+                value={values.shippingCostEUR}
+                onChange={set('shippingCostEUR')}
+                aria-invalid={Boolean(errors.shippingCostEUR)}
+                aria-describedby={describedBy('shippingCostEUR') ?? 'shippingCostEUR-hint'}
+              />
+              <p className="admin-field__hint" id="shippingCostEUR-hint">
+                Added to the price at checkout. 0 means shipping is included in the price.
+              </p>
+              <FieldError id="shippingCostEUR-error" message={errors.shippingCostEUR} />
+            </div>
+          </div>
+        ) : null}
 
         <div className="admin-form__row">
           <div className="admin-field">

@@ -1,3 +1,4 @@
+import { isPhoneNumber } from '@shop/domain'
 import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
@@ -23,7 +24,10 @@ const EMPTY_SHIPPING: ShippingDetails = {
   shippingPhone: '',
 }
 
-type FieldErrors = { userEmail?: string }
+const PHONE_MESSAGE =
+  'Please enter a valid phone number: 6 to 20 digits; spaces, +, - and parentheses are allowed.'
+
+type FieldErrors = { userEmail?: string; shippingPhone?: string }
 
 /** Contact details, shipping (PHYSICAL only), the terms, and 'Proceed to Payment' (spec sections 2, 5). */
 export function CheckoutForm({ product }: { product: CheckoutProduct }) {
@@ -47,8 +51,13 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
     event.preventDefault()
     if (busy) return
     const email = userEmail.trim()
-    if (!email || !EMAIL_PATTERN.test(email)) {
-      setErrors({ userEmail: 'Please enter a valid email address.' })
+    const phone = shipping.shippingPhone.trim()
+    const found: FieldErrors = {}
+    if (!email || !EMAIL_PATTERN.test(email))
+      found.userEmail = 'Please enter a valid email address.'
+    if (isPhysical && phone !== '' && !isPhoneNumber(phone)) found.shippingPhone = PHONE_MESSAGE
+    if (found.userEmail || found.shippingPhone) {
+      setErrors(found)
       toast.error('Please correct the errors on the form.')
       return
     }
@@ -61,7 +70,7 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
       productId: product.id,
       userEmail: email,
       tokenAddress: token === '' ? null : token,
-      ...(isPhysical ? shipping : {}),
+      ...(isPhysical ? { ...shipping, shippingPhone: phone } : {}),
     }
     setBusy(true)
     setGeneralError(null)
@@ -144,9 +153,10 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
         <ShippingFields
           values={shipping}
           disabled={busy}
+          phoneError={errors.shippingPhone}
           onChange={(name, value) => {
             setShipping((current) => ({ ...current, [name]: value }))
-            edited()
+            edited(name === 'shippingPhone' ? 'shippingPhone' : undefined)
           }}
         />
       ) : null}

@@ -1,4 +1,4 @@
-import { formatEUR, formatEURAsBSV } from '@shop/domain'
+import { formatEUR, formatEURAsBSV, orderTotalEUR } from '@shop/domain'
 
 import type { CheckoutProduct } from '../types'
 
@@ -14,9 +14,25 @@ function priceLabels(priceEUR: string, rate: number | undefined) {
   }
 }
 
-/** What is being bought: cover, name and the price in BSV (EUR only while no rate is known). */
+/** A printed book's shipping as the product page handed it over; null for a PDF or unknown. */
+function shippingOf(product: CheckoutProduct): string | null {
+  if (product.type !== 'PHYSICAL' || typeof product.shippingCostEUR !== 'string') return null
+  try {
+    return formatEUR(product.shippingCostEUR)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What is being bought: cover, name and the price to pay in BSV (EUR only while no rate is
+ * known); for a printed book, the shipping: included, or added to the book's price.
+ */
 export function OrderSummary({ product, rate }: { product: CheckoutProduct; rate?: number }) {
-  const price = priceLabels(String(product.priceEUR), rate)
+  const bookEUR = formatEUR(String(product.priceEUR))
+  const shipping = shippingOf(product)
+  const charged = shipping !== null && shipping !== '0.00'
+  const price = priceLabels(charged ? orderTotalEUR(bookEUR, shipping) : bookEUR, rate)
   return (
     <section className="card checkout-summary" aria-labelledby="order-summary-title">
       <h2 id="order-summary-title">Order summary</h2>
@@ -45,6 +61,31 @@ export function OrderSummary({ product, rate }: { product: CheckoutProduct; rate
           </p>
         </div>
       </div>
+      {shipping !== null ? (
+        <dl className="checkout-summary__lines" data-testid="checkout-shipping">
+          {charged ? (
+            <>
+              <div>
+                <dt>Book</dt>
+                <dd>€{bookEUR}</dd>
+              </div>
+              <div>
+                <dt>Shipping</dt>
+                <dd>€{shipping}</dd>
+              </div>
+              <div className="checkout-summary__total">
+                <dt>Total</dt>
+                <dd>€{orderTotalEUR(bookEUR, shipping)}</dd>
+              </div>
+            </>
+          ) : (
+            <div>
+              <dt>Shipping</dt>
+              <dd>Included in the price</dd>
+            </div>
+          )}
+        </dl>
+      ) : null}
     </section>
   )
 }

@@ -1,9 +1,10 @@
 import type { ShippingDetails } from '../api/create-order'
+import { CountryField } from './CountryField'
 
 type Field = { name: keyof ShippingDetails; label: string; autoComplete: string; required: boolean }
 
-// Only the browser's required attributes enforce these (spec section 5); the phone is held in
-// state but has no visible input.
+// Only the browser's required attributes enforce these (spec section 5); the country comes from
+// the list and the optional phone is checked on submit (issue 17).
 const FIELDS: Field[] = [
   { name: 'shippingName', label: 'Full name', autoComplete: 'name', required: true },
   {
@@ -26,17 +27,18 @@ const FIELDS: Field[] = [
     required: false,
   },
   { name: 'shippingPostalCode', label: 'Postal code', autoComplete: 'postal-code', required: true },
-  { name: 'shippingCountry', label: 'Country', autoComplete: 'country-name', required: true },
 ]
 
 export function ShippingFields({
   values,
   onChange,
   disabled,
+  phoneError,
 }: {
   values: ShippingDetails
   onChange: (name: keyof ShippingDetails, value: string) => void
   disabled: boolean
+  phoneError?: string
 }) {
   return (
     <fieldset className="card checkout-fieldset" disabled={disabled}>
@@ -59,6 +61,33 @@ export function ShippingFields({
             />
           </div>
         ))}
+        <CountryField
+          value={values.shippingCountry}
+          onChange={(name) => onChange('shippingCountry', name)}
+        />
+        <div className="form-field">
+          <label htmlFor="shippingPhone">Phone (optional)</label>
+          <input
+            id="shippingPhone"
+            name="shippingPhone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            aria-invalid={phoneError ? true : undefined}
+            aria-describedby={phoneError ? 'shippingPhone-error' : 'shippingPhone-hint'}
+            value={values.shippingPhone}
+            onChange={(event) => onChange('shippingPhone', event.target.value)}
+          />
+          {phoneError ? (
+            <p id="shippingPhone-error" className="form-error">
+              {phoneError}
+            </p>
+          ) : (
+            <p id="shippingPhone-hint" className="form-hint">
+              Only for the courier, if they need to reach you.
+            </p>
+          )}
+        </div>
       </div>
     </fieldset>
   )

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { SWRConfig } from 'swr'
@@ -23,6 +23,7 @@ const PHYSICAL: CheckoutProduct = {
   name: 'Identity, Dual Vote and Trust (Printed)',
   type: 'PHYSICAL',
   priceEUR: '29.90',
+  shippingCostEUR: '0.00',
 }
 
 type Reply = { status?: number; body: unknown }
@@ -156,12 +157,98 @@ describe('/checkout', () => {
     stubApi({})
     renderCheckout(PHYSICAL)
     expect(screen.getByRole('group', { name: 'Shipping address' })).toBeInTheDocument()
-    for (const label of [/Full name/, /Address line 1/, /City/, /Postal code/, /Country/]) {
+    for (const label of [/Full name/, /Address line 1/, /City/, /Postal code/, /^Country/]) {
       expect(screen.getByLabelText(label)).toBeRequired()
     }
     expect(screen.getByLabelText(/Address line 2/)).not.toBeRequired()
     expect(screen.getByLabelText(/State \/ Province/)).not.toBeRequired()
-    expect(screen.queryByLabelText(/phone/i)).not.toBeInTheDocument()
+  })
+
+  it('asks for the country from the ISO list, which a filter narrows, not as free text', async () => {
+    stubApi({})
+    const user = userEvent.setup()
+    renderCheckout(PHYSICAL)
+    const country = screen.getByRole('combobox', { name: /^Country/ })
+    expect(country.tagName).toBe('SELECT')
+    // 249 countries and the empty choice.
+    expect(within(country).getAllByRole('option')).toHaveLength(250)
+    expect(country).toHaveValue('')
+
+    const filter = screen.getByRole('searchbox', { name: 'Filter the list of countries' })
+    await user.type(filter, 'uk')
+    expect(
+      within(country)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose from the matches', 'Ukraine', 'United Kingdom'])
+    expect(screen.getByText('2 countries match.')).toBeInTheDocument()
+    await user.selectOptions(country, 'United Kingdom')
+    expect(country).toHaveValue('United Kingdom')
+
+    // One match left is chosen; the choice stays listed while another filter hides it.
+    await user.clear(filter)
+    await user.type(filter, 'ital')
+    expect(country).toHaveValue('Italy')
+    expect(screen.getByText('1 country matches: Italy, chosen.')).toBeInTheDocument()
+    await user.clear(filter)
+    await user.type(filter, 'zzz')
+    expect(screen.getByText(/No country matches/)).toBeInTheDocument()
+    expect(country).toHaveValue('Italy')
+  })
+
+  it('offers an optional phone field for a physical book only', () => {
+    stubApi({})
+    renderCheckout(PHYSICAL)
+    const phone = screen.getByLabelText('Phone (optional)')
+    expect(phone).toHaveAttribute('type', 'tel')
+    expect(phone).not.toBeRequired()
+  })
+
+  it('refuses a phone number that is not one, with a field message, and clears it on edit', async () => {
+    const calls = stubApi({})
+    const user = userEvent.setup()
+    renderCheckout(PHYSICAL)
+    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
+    await user.type(screen.getByLabelText(/Full name/), 'Ada Lovelace')
+    await user.type(screen.getByLabelText(/Address line 1/), '1 Main Street')
+    await user.type(screen.getByLabelText(/City/), 'London')
+    await user.type(screen.getByLabelText(/Postal code/), 'N1 1AA')
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Country/ }), 'United Kingdom')
+    await user.type(screen.getByLabelText('Phone (optional)'), 'call me maybe')
+    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
+    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    expect(await screen.findByText(/Please enter a valid phone number/)).toBeInTheDocument()
+    expect(await screen.findByText('Please correct the errors on the form.')).toBeInTheDocument()
+    expect(screen.getByLabelText('Phone (optional)')).toHaveAttribute('aria-invalid', 'true')
+    expect(calls.some((c) => c.path === '/api/orders/create')).toBe(false)
+    await user.type(screen.getByLabelText('Phone (optional)'), '1')
+    expect(screen.queryByText(/Please enter a valid phone number/)).not.toBeInTheDocument()
+  })
+
+  it('says shipping is included for a printed book that costs nothing to ship', () => {
+    stubApi({})
+    renderCheckout(PHYSICAL)
+    const shipping = screen.getByTestId('checkout-shipping')
+    expect(shipping).toHaveTextContent('ShippingIncluded in the price')
+    expect(screen.getByTestId('checkout-price')).toHaveTextContent(/^€29\.90$/)
+  })
+
+  it("adds a printed book's shipping to the total, in EUR and in BSV", async () => {
+    stubApi({ '/api/bsv-price': () => ({ body: { rate: 50 } }) })
+    renderCheckout({ ...PHYSICAL, shippingCostEUR: '5.00' })
+    // (29.90 + 5.00) EUR / 50 EUR per BSV = 0.698 BSV
+    expect(await screen.findByText(/0\.69800000 BSV/)).toBeInTheDocument()
+    expect(screen.getByText('≈ €34.90')).toBeInTheDocument()
+    const lines = within(screen.getByTestId('checkout-shipping'))
+    expect(lines.getByText('Book').nextSibling).toHaveTextContent('€29.90')
+    expect(lines.getByText('Shipping').nextSibling).toHaveTextContent('€5.00')
+    expect(lines.getByText('Total').nextSibling).toHaveTextContent('€34.90')
+  })
+
+  it('says nothing of shipping for a PDF', () => {
+    stubApi({})
+    renderCheckout(PDF)
+    expect(screen.queryByTestId('checkout-shipping')).not.toBeInTheDocument()
   })
 
   it('creates a PDF order with a trimmed token address and goes to the pay screen', async () => {
@@ -194,7 +281,7 @@ describe('/checkout', () => {
     })
   })
 
-  it('sends the shipping details, the hidden phone and a null token address for a physical book', async () => {
+  it('sends the shipping details, the country chosen, the phone and a null token address for a physical book', async () => {
     const calls = stubApi({ '/api/orders/create': () => ({ body: { success: true, orderId: 7 } }) })
     const user = userEvent.setup()
     renderCheckout(PHYSICAL)
@@ -203,7 +290,8 @@ describe('/checkout', () => {
     await user.type(screen.getByLabelText(/Address line 1/), '1 Main Street')
     await user.type(screen.getByLabelText(/City/), 'London')
     await user.type(screen.getByLabelText(/Postal code/), 'N1 1AA')
-    await user.type(screen.getByLabelText(/Country/), 'United Kingdom')
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Country/ }), 'United Kingdom')
+    await user.type(screen.getByLabelText('Phone (optional)'), ' +44 (20) 7946-0958 ')
     await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
     await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
     expect(await screen.findByText('pay page /pay/7')).toBeInTheDocument()
@@ -219,7 +307,7 @@ describe('/checkout', () => {
       shippingStateProvince: '',
       shippingPostalCode: 'N1 1AA',
       shippingCountry: 'United Kingdom',
-      shippingPhone: '',
+      shippingPhone: '+44 (20) 7946-0958',
     })
   })
 

@@ -33,6 +33,20 @@ describe('the product page', () => {
     expect(screen.queryByText('Digital PDF')).not.toBeInTheDocument()
   })
 
+  it.each([
+    ['is included', '0.00', 'Shipping included in the price.'],
+    ['costs extra', '4.50', 'Shipping: €4.50, added at checkout.'],
+  ])("says what a printed book's shipping costs when it %s", async (_case, cost, text) => {
+    openProduct({ ...printedBook, shippingCostEUR: cost })
+    expect(await screen.findByTestId('shipping-note')).toHaveTextContent(text)
+  })
+
+  it('says nothing of shipping for a PDF', async () => {
+    openProduct(pdfBook)
+    await screen.findByRole('heading', { level: 1, name: pdfBook.name })
+    expect(screen.queryByTestId('shipping-note')).not.toBeInTheDocument()
+  })
+
   it('goes to the checkout carrying the product when Buy Now is pressed', async () => {
     const { location } = openProduct(pdfBook)
     await userEvent.click(await screen.findByRole('button', { name: 'Buy Now' }))

@@ -10,6 +10,7 @@ import { useBsvRate } from '../api/useBsvRate'
 import { Price } from '../components/Price'
 import { ProductCover } from '../components/ProductCover'
 import { ProductTypeBadge } from '../components/ProductTypeBadge'
+import { ShippingNote } from '../components/ShippingNote'
 import '../store.css'
 
 function BackToStore() {
@@ -105,6 +106,9 @@ export function ProductRoute() {
           <ProductTypeBadge type={product.type} />
           <h1 className="product-detail__name">{product.name}</h1>
           <Price priceEUR={product.priceEUR} rate={rate} className="price--large" />
+          {product.type === 'PHYSICAL' ? (
+            <ShippingNote shippingCostEUR={product.shippingCostEUR} />
+          ) : null}
           <p className="product-detail__description">{product.shortDescription}</p>
           {unavailable ? (
             <p className="stock stock--out">Currently Unavailable (Out of Stock)</p>

@@ -82,6 +82,7 @@ export const pdfBook: PublicProduct = {
   coverImageUrl: '/media/pdf-cover.png',
   currentStock: 7,
   isAvailable: true,
+  shippingCostEUR: null,
 }
 
 export const printedBook: PublicProduct = {
@@ -93,4 +94,5 @@ export const printedBook: PublicProduct = {
   coverImageUrl: null,
   currentStock: 50,
   isAvailable: true,
+  shippingCostEUR: '0.00',
 }
