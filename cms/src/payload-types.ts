@@ -121,6 +121,7 @@ export interface Config {
   fallbackLocale: null;
   globals: {
     legal: Legal;
+    'landing-hero': LandingHero;
     'landing-faqs': LandingFaq;
     'proofs-tools': ProofsTool;
     'recommended-wallets': RecommendedWallet;
@@ -128,6 +129,7 @@ export interface Config {
   };
   globalsSelect: {
     legal: LegalSelect<false> | LegalSelect<true>;
+    'landing-hero': LandingHeroSelect<false> | LandingHeroSelect<true>;
     'landing-faqs': LandingFaqsSelect<false> | LandingFaqsSelect<true>;
     'proofs-tools': ProofsToolsSelect<false> | ProofsToolsSelect<true>;
     'recommended-wallets': RecommendedWalletsSelect<false> | RecommendedWalletsSelect<true>;
@@ -516,18 +518,24 @@ export interface Paper {
   description: string;
   order: number;
   /**
-   * Upload the file or give a link; '#' or empty means not yet available.
+   * Upload the file or give a link, not both; with neither ('#' or empty) the paper shows as not yet available.
    */
   en?: {
     file?: (number | null) | Document;
+    /**
+     * A link to the paper elsewhere, when there is no file; '#' for none.
+     */
     link?: string | null;
     certificateLink?: string | null;
   };
   /**
-   * Upload the file or give a link; '#' or empty means not yet available.
+   * Upload the file or give a link, not both; with neither ('#' or empty) the paper shows as not yet available.
    */
   it?: {
     file?: (number | null) | Document;
+    /**
+     * A link to the paper elsewhere, when there is no file; '#' for none.
+     */
     link?: string | null;
     certificateLink?: string | null;
   };
@@ -1162,6 +1170,31 @@ export interface Legal {
   createdAt?: string | null;
 }
 /**
+ * The top of the home page. The first button goes to the store, the second to the resources section.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "landing-hero".
+ */
+export interface LandingHero {
+  id: number;
+  /**
+   * The small line above the title.
+   */
+  eyebrow: string;
+  title: string;
+  text: string;
+  /**
+   * The button to the store.
+   */
+  storeButtonLabel: string;
+  /**
+   * The button to the resources section.
+   */
+  resourcesButtonLabel: string;
+  updatedAt?: string | null;
+  createdAt?: string | null;
+}
+/**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "landing-faqs".
  */
@@ -1225,6 +1258,14 @@ export interface RecommendedWallet {
 export interface PapersPage {
   id: number;
   /**
+   * The top of the page, above the papers.
+   */
+  introduction: {
+    eyebrow: string;
+    title: string;
+    text: string;
+  };
+  /**
    * The .pem file visitors download to verify signatures.
    */
   publicKey?: (number | null) | Document;
@@ -1239,6 +1280,20 @@ export interface PapersPage {
 export interface LegalSelect<T extends boolean = true> {
   termsOfUse?: T;
   privacyPolicy?: T;
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "landing-hero_select".
+ */
+export interface LandingHeroSelect<T extends boolean = true> {
+  eyebrow?: T;
+  title?: T;
+  text?: T;
+  storeButtonLabel?: T;
+  resourcesButtonLabel?: T;
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;
@@ -1305,6 +1360,13 @@ export interface RecommendedWalletsSelect<T extends boolean = true> {
  * via the `definition` "papers-page_select".
  */
 export interface PapersPageSelect<T extends boolean = true> {
+  introduction?:
+    | T
+    | {
+        eyebrow?: T;
+        title?: T;
+        text?: T;
+      };
   publicKey?: T;
   authorLinksUrl?: T;
   updatedAt?: T;

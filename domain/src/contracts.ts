@@ -64,8 +64,24 @@ export type Wallet = z.infer<typeof walletSchema>
 export const legalSchema = z.object({ termsHtml: z.string(), privacyHtml: z.string() })
 export type Legal = z.infer<typeof legalSchema>
 
+/** The top of a page as editors write it in the CMS. */
+export const pageIntroductionSchema = z.object({
+  eyebrow: z.string(),
+  title: z.string(),
+  text: z.string(),
+})
+export type PageIntroduction = z.infer<typeof pageIntroductionSchema>
+
 export const papersPageSchema = z.object({
+  introduction: pageIntroductionSchema,
   publicKeyUrl: z.string(),
   authorLinksUrl: z.string(),
 })
 export type PapersPage = z.infer<typeof papersPageSchema>
+
+/** The landing page's hero: its words and its two buttons' labels (to /store, to #resources). */
+export const landingHeroSchema = pageIntroductionSchema.extend({
+  storeButtonLabel: z.string(),
+  resourcesButtonLabel: z.string(),
+})
+export type LandingHero = z.infer<typeof landingHeroSchema>

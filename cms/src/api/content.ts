@@ -2,6 +2,7 @@ import { Router } from 'express'
 import type { Payload } from 'payload'
 
 import {
+  getLandingHero,
   getLegal,
   getPapersPage,
   listFaqs,
@@ -22,6 +23,9 @@ export function contentRouter({ payload }: { payload: Payload }): Router {
   })
   router.get('/content/legal', async (_req, res) => {
     res.json(await getLegal({ payload }))
+  })
+  router.get('/content/landing-hero', async (_req, res) => {
+    res.json(await getLandingHero({ payload }))
   })
   router.get('/content/faqs', async (_req, res) => {
     res.json(await listFaqs({ payload }))

@@ -23,4 +23,5 @@ export const globalSlugs = {
   proofsTools: 'proofs-tools',
   wallets: 'recommended-wallets',
   papersPage: 'papers-page',
+  landingHero: 'landing-hero',
 } as const

@@ -4,6 +4,7 @@ import { anyone } from '../access/anyone'
 import { isStaff } from '../access/isStaff'
 import { refuseUnsafeLinksInGlobal } from '../collections/hooks/safeLinks'
 import { globalSlugs, slugs } from '../collections/slugs'
+import { landingHeroDefaults, papersIntroductionDefaults } from './defaults'
 
 const contentAccess = { read: anyone, update: isStaff }
 
@@ -16,6 +17,58 @@ export const Legal: GlobalConfig = {
   fields: [
     { name: 'termsOfUse', type: 'richText', required: true },
     { name: 'privacyPolicy', type: 'richText', required: true },
+  ],
+}
+
+/** The top of the landing page: its words and its two buttons' labels (the targets are fixed). */
+export const LandingHero: GlobalConfig = {
+  slug: globalSlugs.landingHero,
+  label: 'Landing hero',
+  admin: {
+    group: 'Site texts',
+    description:
+      'The top of the home page. The first button goes to the store, the second to the resources section.',
+  },
+  access: contentAccess,
+  fields: [
+    {
+      name: 'eyebrow',
+      type: 'text',
+      required: true,
+      maxLength: 80,
+      defaultValue: landingHeroDefaults.eyebrow,
+      admin: { description: 'The small line above the title.' },
+    },
+    {
+      name: 'title',
+      type: 'text',
+      required: true,
+      maxLength: 120,
+      defaultValue: landingHeroDefaults.title,
+    },
+    {
+      name: 'text',
+      type: 'textarea',
+      required: true,
+      maxLength: 600,
+      defaultValue: landingHeroDefaults.text,
+    },
+    {
+      name: 'storeButtonLabel',
+      type: 'text',
+      required: true,
+      maxLength: 40,
+      defaultValue: landingHeroDefaults.storeButtonLabel,
+      admin: { description: 'The button to the store.' },
+    },
+    {
+      name: 'resourcesButtonLabel',
+      type: 'text',
+      required: true,
+      maxLength: 40,
+      defaultValue: landingHeroDefaults.resourcesButtonLabel,
+      admin: { description: 'The button to the resources section.' },
+    },
   ],
 }
 
@@ -94,13 +147,41 @@ export const RecommendedWallets: GlobalConfig = {
   ],
 }
 
-/** The public key and author link on /papers. */
+/** The introduction, the public key and the author link on /papers. */
 export const PapersPage: GlobalConfig = {
   slug: globalSlugs.papersPage,
   label: 'Papers page',
   admin: { group: 'Site texts' },
   access: contentAccess,
   fields: [
+    {
+      name: 'introduction',
+      type: 'group',
+      admin: { description: 'The top of the page, above the papers.' },
+      fields: [
+        {
+          name: 'eyebrow',
+          type: 'text',
+          required: true,
+          maxLength: 80,
+          defaultValue: papersIntroductionDefaults.eyebrow,
+        },
+        {
+          name: 'title',
+          type: 'text',
+          required: true,
+          maxLength: 120,
+          defaultValue: papersIntroductionDefaults.title,
+        },
+        {
+          name: 'text',
+          type: 'textarea',
+          required: true,
+          maxLength: 1000,
+          defaultValue: papersIntroductionDefaults.text,
+        },
+      ],
+    },
     {
       name: 'publicKey',
       type: 'upload',
@@ -114,6 +195,7 @@ export const PapersPage: GlobalConfig = {
 /** Every site text refuses links that could run code (javascript:, data:...). */
 export const globals: GlobalConfig[] = [
   Legal,
+  LandingHero,
   LandingFaqs,
   ProofsTools,
   RecommendedWallets,

@@ -9,6 +9,7 @@ import * as migration_20261124_110618_worker_lease from './20261124_110618_worke
 import * as migration_20261124_112642_shared_rate_limits from './20261124_112642_shared_rate_limits'
 import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_queue'
 import * as migration_20261124_215449_shipping_cost from './20261124_215449_shipping_cost'
+import * as migration_20261124_220018_site_texts from './20261124_220018_site_texts'
 
 export const migrations = [
   {
@@ -65,5 +66,10 @@ export const migrations = [
     up: migration_20261124_215449_shipping_cost.up,
     down: migration_20261124_215449_shipping_cost.down,
     name: '20261124_215449_shipping_cost',
+  },
+  {
+    up: migration_20261124_220018_site_texts.up,
+    down: migration_20261124_220018_site_texts.down,
+    name: '20261124_220018_site_texts',
   },
 ]

@@ -2,6 +2,7 @@ import type { Payload } from 'payload'
 
 import { globalSlugs, slugs } from '../collections/slugs'
 import type { Env } from '../config/env'
+import { landingHeroDefaults, papersIntroductionDefaults } from '../globals/defaults'
 import type { Logger } from '../server/logger'
 import { papers } from './data/papers'
 import { faqs, privacyPolicy, termsOfUse, tools, wallets } from './data/texts'
@@ -165,6 +166,7 @@ async function seedTimeline(payload: Payload, logger: Logger) {
 async function seedTexts(payload: Payload, logger: Logger) {
   const faqsGlobal = await payload.findGlobal({ slug: globalSlugs.faqs })
   if ((faqsGlobal.items ?? []).length > 0) return
+  await payload.updateGlobal({ slug: globalSlugs.landingHero, data: landingHeroDefaults })
   await payload.updateGlobal({ slug: globalSlugs.faqs, data: { items: faqs } })
   await payload.updateGlobal({ slug: globalSlugs.proofsTools, data: { tools } })
   await payload.updateGlobal({ slug: globalSlugs.wallets, data: { wallets } })
@@ -180,7 +182,11 @@ async function seedTexts(payload: Payload, logger: Logger) {
   })
   await payload.updateGlobal({
     slug: globalSlugs.papersPage,
-    data: { publicKey: publicKey.id, authorLinksUrl: '#' },
+    data: {
+      introduction: papersIntroductionDefaults,
+      publicKey: publicKey.id,
+      authorLinksUrl: '#',
+    },
   })
   logger.info('seeded site texts')
 }

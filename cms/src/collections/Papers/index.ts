@@ -4,15 +4,25 @@ import { anyone } from '../../access/anyone'
 import { isStaff } from '../../access/isStaff'
 import { refuseUnsafeLinks } from '../hooks/safeLinks'
 import { slugs } from '../slugs'
+import { fileOrLink } from './hooks/fileOrLink'
 
 const languageVersion = (name: 'en' | 'it', label: string): Field => ({
   name,
   type: 'group',
   label,
-  admin: { description: "Upload the file or give a link; '#' or empty means not yet available." },
+  admin: {
+    description:
+      "Upload the file or give a link, not both; with neither ('#' or empty) the paper shows as not yet available.",
+  },
   fields: [
     { name: 'file', type: 'upload', relationTo: slugs.documents },
-    { name: 'link', type: 'text', defaultValue: '#' },
+    {
+      name: 'link',
+      type: 'text',
+      defaultValue: '#',
+      validate: fileOrLink,
+      admin: { description: "A link to the paper elsewhere, when there is no file; '#' for none." },
+    },
     { name: 'certificateLink', type: 'text', defaultValue: '#' },
   ],
 })

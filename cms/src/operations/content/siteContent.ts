@@ -1,6 +1,15 @@
 import { convertLexicalToHTML } from '@payloadcms/richtext-lexical/html'
 import type { Payload } from 'payload'
-import type { Faq, Legal, Paper, PapersPage, TimelineItem, Tool, Wallet } from '@shop/domain'
+import type {
+  Faq,
+  LandingHero,
+  Legal,
+  Paper,
+  PapersPage,
+  TimelineItem,
+  Tool,
+  Wallet,
+} from '@shop/domain'
 
 import { globalSlugs, slugs } from '../../collections/slugs'
 import type { Document, Paper as PaperDoc } from '../../payload-types'
@@ -96,9 +105,26 @@ export async function listWallets({ payload }: { payload: Payload }): Promise<Wa
   return (wallets.wallets ?? []).map(({ name, description, link }) => ({ name, description, link }))
 }
 
+/** The hero's texts; a global never saved reads as its defaults (the site's original texts). */
+export async function getLandingHero({ payload }: { payload: Payload }): Promise<LandingHero> {
+  const hero = await payload.findGlobal({ slug: globalSlugs.landingHero })
+  return {
+    eyebrow: hero.eyebrow,
+    title: hero.title,
+    text: hero.text,
+    storeButtonLabel: hero.storeButtonLabel,
+    resourcesButtonLabel: hero.resourcesButtonLabel,
+  }
+}
+
 export async function getPapersPage({ payload }: { payload: Payload }): Promise<PapersPage> {
   const page = await payload.findGlobal({ slug: globalSlugs.papersPage, depth: 1 })
   return {
+    introduction: {
+      eyebrow: page.introduction.eyebrow,
+      title: page.introduction.title,
+      text: page.introduction.text,
+    },
     publicKeyUrl: documentUrl(page.publicKey) ?? '#',
     authorLinksUrl: linkOrHash(page.authorLinksUrl),
   }

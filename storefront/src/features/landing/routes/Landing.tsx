@@ -5,6 +5,7 @@ import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
 import { faqsKey, getFaqs } from '../api/getFaqs'
+import { getLandingHero, landingHeroKey } from '../api/getLandingHero'
 import { FaqAccordion } from '../components/FaqAccordion'
 import '../landing.css'
 
@@ -139,6 +140,68 @@ function ExampleResult() {
   )
 }
 
+/**
+ * The hero's words and button labels come from the CMS. While they load, placeholders of their
+ * size hold the place, so nothing below moves when they arrive.
+ */
+function Hero() {
+  const { data, error, isLoading, isValidating, mutate } = useSWR(landingHeroKey, getLandingHero)
+  const loading = !data && (isLoading || isValidating)
+
+  let text
+  if (loading) {
+    text = (
+      <div className="hero__text" role="status" aria-live="polite">
+        <span className="visually-hidden">Loading…</span>
+        <div aria-hidden="true" data-testid="hero-placeholder">
+          <div className="hero__placeholder hero__placeholder--eyebrow" />
+          <div className="hero__placeholder hero__placeholder--title" />
+          <div className="hero__placeholder hero__placeholder--lead" />
+          <div className="hero__actions">
+            <div className="hero__placeholder hero__placeholder--button" />
+            <div className="hero__placeholder hero__placeholder--button" />
+          </div>
+        </div>
+      </div>
+    )
+  } else if (error || !data) {
+    text = (
+      <div className="hero__text">
+        <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
+      </div>
+    )
+  } else {
+    text = (
+      <div className="hero__text">
+        <p className="hero__eyebrow">{data.eyebrow}</p>
+        <h1 id="hero-title">{data.title}</h1>
+        <p className="hero__lead">{data.text}</p>
+        <div className="hero__actions">
+          <Link to={paths.store} className="button button--accent">
+            {data.storeButtonLabel}
+          </Link>
+          <a href="#resources" className="button button--ghost hero__ghost">
+            {data.resourcesButtonLabel}
+          </a>
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <section
+      className="hero"
+      aria-labelledby={data ? 'hero-title' : undefined}
+      aria-label={data ? undefined : 'Introduction'}
+    >
+      <div className="container hero__inner">
+        {text}
+        <ExampleResult />
+      </div>
+    </section>
+  )
+}
+
 function Faqs() {
   const { data, error, isLoading, isValidating, mutate } = useSWR(faqsKey, getFaqs)
   if (!data && (isLoading || isValidating)) return <LoadingState label="Loading questions…" />
@@ -152,27 +215,7 @@ function Faqs() {
 export function LandingRoute() {
   return (
     <div className="landing">
-      <section className="hero" aria-labelledby="hero-title">
-        <div className="container hero__inner">
-          <div className="hero__text">
-            <p className="hero__eyebrow">A framework for communities</p>
-            <h1 id="hero-title">Identity, the dual vote and trust you can verify</h1>
-            <p className="hero__lead">
-              Self-managed identity, decisions voted twice, and trust metrics recorded on a public
-              ledger where anyone can check them. Read the papers, try the tools, and get the book.
-            </p>
-            <div className="hero__actions">
-              <Link to={paths.store} className="button button--accent">
-                Get the book
-              </Link>
-              <a href="#resources" className="button button--ghost hero__ghost">
-                Explore resources
-              </a>
-            </div>
-          </div>
-          <ExampleResult />
-        </div>
-      </section>
+      <Hero />
 
       <section id="overview" className="landing-section" aria-labelledby="overview-title">
         <div className="container landing-split">

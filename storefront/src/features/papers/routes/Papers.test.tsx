@@ -18,6 +18,13 @@ const papers: Paper[] = [
   },
 ]
 
+// Not the seeded texts: the introduction must come from the CMS, not from the code.
+const introduction = {
+  eyebrow: 'Reading room',
+  title: 'Papers an editor named',
+  text: 'An introduction an editor wrote.',
+}
+
 beforeEach(() => {
   vi.stubGlobal(
     'fetch',
@@ -25,7 +32,11 @@ beforeEach(() => {
       const body =
         url === '/api/papers'
           ? papers
-          : { publicKeyUrl: '/documents/public-key.pem', authorLinksUrl: '#' }
+          : {
+              introduction,
+              publicKeyUrl: '/documents/public-key.pem',
+              authorLinksUrl: '#',
+            }
       return new Response(JSON.stringify(body), { status: 200 })
     }),
   )
@@ -73,5 +84,27 @@ describe('the papers page', () => {
     expect(key).toHaveAttribute('href', '/documents/public-key.pem')
     expect(key).toHaveAttribute('download')
     expect(screen.getByText('Author links coming soon')).toHaveAttribute('aria-disabled', 'true')
+  })
+})
+
+describe("the papers page's introduction", () => {
+  it('shows the eyebrow, title and text edited in the CMS', async () => {
+    renderPapers()
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Papers an editor named' }),
+    ).toBeInTheDocument()
+    expect(screen.getByText('Reading room')).toBeInTheDocument()
+    expect(screen.getByText('An introduction an editor wrote.')).toBeInTheDocument()
+    expect(screen.queryByText(/Nine papers describe the framework/)).not.toBeInTheDocument()
+  })
+
+  it('holds its place while it loads', () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    )
+    renderPapers()
+    expect(screen.getByTestId('papers-intro-placeholder')).toHaveAttribute('aria-hidden', 'true')
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument()
   })
 })

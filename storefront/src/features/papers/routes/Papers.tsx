@@ -1,4 +1,6 @@
+import type { PapersPage } from '@shop/domain'
 import useSWR from 'swr'
+import type { SWRResponse } from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
 import { PageHeader } from '@/components/ui/PageHeader'
@@ -7,6 +9,40 @@ import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { getPapers, getPapersPage, papersKey, papersPageKey } from '../api/getPapers'
 import { PaperCard } from '../components/PaperCard'
 import '../papers.css'
+
+/**
+ * The page's introduction, written in the CMS; placeholders of its size while it loads, so the
+ * list below does not move when it arrives.
+ */
+function Introduction({ page }: { page: SWRResponse<PapersPage> }) {
+  if (page.data) {
+    const { eyebrow, title, text } = page.data.introduction
+    return (
+      <PageHeader eyebrow={eyebrow} title={title}>
+        <p>{text}</p>
+      </PageHeader>
+    )
+  }
+  if (page.error) {
+    return (
+      <header className="page-header">
+        <div className="container">
+          <ErrorState message="Failed to load page data." onRetry={() => void page.mutate()} />
+        </div>
+      </header>
+    )
+  }
+  return (
+    <header className="page-header" role="status" aria-live="polite">
+      <span className="visually-hidden">Loading…</span>
+      <div className="container" aria-hidden="true" data-testid="papers-intro-placeholder">
+        <div className="papers-intro__placeholder papers-intro__placeholder--eyebrow" />
+        <div className="papers-intro__placeholder papers-intro__placeholder--title" />
+        <div className="papers-intro__placeholder papers-intro__placeholder--lead" />
+      </div>
+    </header>
+  )
+}
 
 /** /papers: the nine papers, the public key to verify their signatures, and the author's links. */
 export function PapersRoute() {
@@ -33,13 +69,7 @@ export function PapersRoute() {
   return (
     <>
       <title>White Papers · Dual Vote</title>
-      <PageHeader eyebrow="Library" title="White Papers">
-        <p>
-          Nine papers describe the framework, in English and Italian. Each file is certified with a
-          timestamp on the public ledger: open its certificate to check that the text you read is
-          the text that was published.
-        </p>
-      </PageHeader>
+      <Introduction page={page} />
       <div className="container page">
         <aside className="card verify-box" aria-labelledby="verify-title">
           <div>
