@@ -1,10 +1,28 @@
 // One flat config for every workspace.
+import fs from 'node:fs'
+
 import js from '@eslint/js'
 import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
 const WORKSPACES = ['domain', 'chain', 'cms', 'storefront', 'payment-worker']
+
+const workspacePattern = (workspace) => ({
+  regex: `^(\\.\\./)+(${WORKSPACES.filter((w) => w !== workspace).join('|')})/`,
+  message: `Import another workspace through its package exports (@shop/...), not by a relative path.`,
+})
+
+// The storefront's features (bulletproof-react): each stands alone; shared code lives in
+// src/components, src/lib and src/config, and only src/app puts the features together.
+const STOREFRONT_FEATURES = fs
+  .readdirSync(new URL('./storefront/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+const otherFeaturePattern = (feature) => ({
+  regex: `^(@/features/(?!${feature}/)|(\\.\\./)+(features/)?(${STOREFRONT_FEATURES.filter((f) => f !== feature).join('|')})/)`,
+  message: `A feature does not import another feature: move what both need to src/components or src/lib.`,
+})
 
 export default tseslint.config(
   {
@@ -41,16 +59,38 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          patterns: [workspacePattern(workspace)],
+        },
+      ],
+    },
+  })),
+  ...STOREFRONT_FEATURES.map((feature) => ({
+    files: [`storefront/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [workspacePattern('storefront'), otherFeaturePattern(feature)] },
+      ],
+    },
+  })),
+  {
+    // Shared code serves the features, never the other way round.
+    files: ['storefront/src/{components,lib,config}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
+            workspacePattern('storefront'),
             {
-              regex: `^(\\.\\./)+(${WORKSPACES.filter((w) => w !== workspace).join('|')})/`,
-              message: `Import another workspace through its package exports (@shop/...), not by a relative path.`,
+              regex: '^(@/features/|(\\.\\./)+features/)',
+              message: 'Shared code does not import a feature.',
             },
           ],
         },
       ],
     },
-  })),
+  },
   {
     // One schema for every setting (cms/src/config/env.ts): no module reads the environment itself.
     files: ['{domain,chain,cms,payment-worker}/src/**/*.{ts,tsx}'],

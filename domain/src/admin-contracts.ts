@@ -42,8 +42,10 @@ export type AdminOrder = {
   createdAt: string
   userEmail: string
   product: { id: number | string | null; name: string; type: 'DIGITAL' | 'PHYSICAL' }
-  /** Price paid, in EUR (historical field name). */
+  /** Price paid, in EUR (historical field name), shipping included. */
   priceAtPurchaseUSD: number
+  /** The part of the price that paid for shipping a printed book (0: included, null: digital). */
+  shippingCostEUR: number | null
   amountSatoshiExpected: number
   amountSatoshiReceived: number
   /** EUR per BSV at checkout (historical field name). */
@@ -111,6 +113,96 @@ export type AdminStats = {
   addressGaps: AddressGaps
   /** 'off': production runs without e-mail on purpose (EMAIL_DELIVERY=off), and says so. */
   emailDelivery: 'smtp' | 'log' | 'off'
+  health: AdminHealth
+}
+
+/** Is the shop's machinery working: the payment worker, the chain source, the e-mail outbox. */
+export type AdminHealth = {
+  worker: {
+    /** A worker holds the lease now (it renews it every few seconds while it runs). */
+    running: boolean
+    /** When the lease ran out or runs out; null when no worker ever ran. */
+    leaseUntil: string | null
+  }
+  chain: {
+    source: 'simulator' | 'whatsonchain'
+    /** The API's origin (no path, no key). */
+    origin: string
+    /** The last time the worker looked up an order's address on the chain. */
+    lastCheckAt: string | null
+  }
+  email: {
+    delivery: 'smtp' | 'log' | 'off'
+    pending: number
+    failed: number
+    lastSentAt: string | null
+    /** The last failed message's error, for the owner to act on. */
+    lastError: string | null
+  }
+}
+
+/** Paid orders in one period (UTC): how many, and what they brought in EUR and in satoshis. */
+export type SalesBucket = {
+  /** The period's first day, YYYY-MM-DD (weeks start on Monday). */
+  start: string
+  orders: number
+  eur: number
+  satoshis: number
+}
+
+/**
+ * Sales (GET /api/admin/sales): paid orders only (paid, being delivered, shipped, failed
+ * fulfilment), by the day they were paid, oldest period first, empty periods included.
+ */
+export type AdminSales = {
+  day: SalesBucket[]
+  week: SalesBucket[]
+  month: SalesBucket[]
+  total: Omit<SalesBucket, 'start'>
+}
+
+/**
+ * The settings in force (GET /api/admin/settings, read-only: they come from the environment).
+ * No secret is ever part of it: for a password or key, only whether it is set.
+ */
+export type AdminSettings = {
+  shop: {
+    name: string
+    publicUrl: string
+    supportEmail: string
+    testMode: boolean
+    storage: 'local' | 's3'
+  }
+  payment: {
+    network: 'main' | 'test'
+    /** The extended public key, shortened: enough to recognise the wallet. */
+    xpub: string
+    chainSource: 'simulator' | 'whatsonchain'
+    chainOrigin: string
+    chainApiKeySet: boolean
+    confirmationsRequired: number
+    orderExpiryMinutes: number
+    paymentGraceSeconds: number
+    lateWatchDays: number
+    walletGapLimit: number
+    rateSource: 'fixed' | 'live'
+    rateCacheSeconds: number
+    rateBoundsEUR: { min: number; max: number }
+    /** The rate now, EUR per BSV, or why there is none. */
+    rate: { eur: number } | { error: string }
+  }
+  email: {
+    delivery: 'smtp' | 'log' | 'off'
+    smtpHost: string | null
+    smtpPort: number
+    smtpUserSet: boolean
+    smtpPasswordSet: boolean
+    from: string
+    ownerAlertsTo: string | null
+    webhookOrigin: string | null
+  }
+  downloads: { linkHours: number; maxUses: number }
+  health: AdminHealth
 }
 
 /** One derived address of the watch-only view. */

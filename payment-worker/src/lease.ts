@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import { claimLease, releaseLease } from '@shop/cms/engine'
+import { WORKER_LEASE, claimLease, releaseLease } from '@shop/cms/engine'
 
 /**
  * One payment worker at a time (issue 16): the lease `payment-worker` in the database. The
@@ -9,7 +9,6 @@ import { claimLease, releaseLease } from '@shop/cms/engine'
  * and takes it over within WORKER_LEASE_SECONDS (plus a third) of the active one's death. A
  * clean stop gives it up at once.
  */
-export const WORKER_LEASE = 'payment-worker'
 
 export type LeaseHolder = {
   /** Renews the lease when due, or takes it when free: false while another worker holds it. */

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { claimLease, releaseLease, slugs } from '@shop/cms/engine'
-import { WORKER_LEASE } from '../src/lease'
+import { WORKER_LEASE } from '@shop/cms/engine'
 import { sharedShopEnv, spawnTs } from './payments/spawn'
 import type { PaymentsHarness } from './payments/support'
 import {

@@ -301,6 +301,9 @@ export async function reserveStockForOrder({
   return (order?.rowsAffected ?? 0) === 1
 }
 
+/** The payment worker's lease: one worker process watches the chain at a time. */
+export const WORKER_LEASE = 'payment-worker'
+
 /**
  * Takes or renews the lease `name` for `holder` until now + ttlMs: true when `holder` holds it
  * (it held it already, or the last holder's time ran out), false while another holder's lease

@@ -68,6 +68,8 @@ describe('the guard over every admin route', () => {
         'GET /orders/:id',
         'POST /orders/:id/ship',
         'GET /stats',
+        'GET /sales',
+        'GET /settings',
       ]),
     )
   })

@@ -99,7 +99,11 @@ beforeAll(async () => {
     })
   ).id
   await order('waiting', { status: 'AWAITING_PAYMENT' })
-  await order('paid', { status: 'PAID', email: 'Reader.Two@Mail.example' })
+  await order('paid', {
+    status: 'PAID',
+    email: 'Reader.Two@Mail.example',
+    extra: { shippingCostEUR: 4.5 },
+  })
   await order('shipped', { status: 'SHIPPED', extra: { shippingTrackingNumber: 'RR1' } })
   await order('late', { status: 'EXPIRED', flags: { paidLate: true } })
   await order('over', { status: 'PAID', flags: { paidOver: true }, email: '=cmd|calc@example.com' })
@@ -172,13 +176,15 @@ describe('GET /api/admin/orders/export.csv', () => {
     )
     const lines = (await response.text()).trimEnd().split('\n')
     expect(lines[0]).toBe(
-      'id,created,status,product,EUR,BSV,satoshis,e-mail,txids,shipping,tracking',
+      'id,created,status,product,EUR,BSV,satoshis,e-mail,txids,shipping,tracking,shipping EUR',
     )
     expect(lines).toHaveLength(3)
     const paid = lines.find((l) => l.startsWith(ids.paid!))!
     expect(paid).toContain(',PAID,Printed book,30.00,0.75000000,0,Reader.Two@Mail.example,')
     expect(paid).toContain(TXID)
     expect(paid).toContain('"Ada Buyer, 1 Main St, ""B"", 00100 Rome, Italy"')
+    // The shipping part of the 30.00 paid, last.
+    expect(paid.endsWith(',4.50')).toBe(true)
     const over = lines.find((l) => l.startsWith(ids.over!))!
     expect(over).toContain(",'=cmd|calc@example.com,")
   })

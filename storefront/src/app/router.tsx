@@ -22,7 +22,7 @@ const Product = screen(() => import('@/features/store/routes/Product'))
 const Checkout = screen(() => import('@/features/checkout/routes/Checkout'))
 const Pay = screen(() => import('@/features/payment/routes/Pay'))
 const OrderSuccess = screen(() => import('@/features/payment/routes/OrderSuccess'))
-const AdminApp = screen(() => import('@/features/admin/routes/AdminApp'))
+const AdminApp = screen(() => import('@/app/AdminApp'))
 
 /**
  * Every route of the spec (section 2), declared with react-router's component API: it is about

@@ -5,6 +5,7 @@ import type { Logger } from '../../server/logger'
 import { addressRoutes } from './addresses'
 import { accountRoutes, loginRoute, statusRoute } from './auth'
 import { requireSameOriginRequest } from './csrf'
+import { dashboardRoutes } from './dashboard'
 import { orderRoutes } from './orders'
 import { productRoutes } from './products'
 import { readStaffSession, requireAdmin } from './session'
@@ -35,6 +36,7 @@ export function adminRouter({ payload, logger, publicUrl }: AdminRouterOptions):
   productRoutes(router, { payload, logger })
   orderRoutes(router, { payload, logger })
   addressRoutes(router, { payload })
+  dashboardRoutes(router, { payload })
   return router
 }
 

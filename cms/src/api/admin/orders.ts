@@ -4,9 +4,7 @@ import type { Payload } from 'payload'
 
 import { BAD_PAGE, pageOf } from './paging'
 
-import { env } from '../../config/runtime'
 import { getAdminOrder } from '../../operations/admin/getAdminOrder'
-import { getAdminStats } from '../../operations/admin/getAdminStats'
 import { exportAdminOrdersCsv, listAdminOrders } from '../../operations/admin/listAdminOrders'
 import { parseOrderFilters } from '../../operations/admin/orderFilters'
 import { correctTrackingNumber, markOrderShipped } from '../../operations/admin/markOrderShipped'
@@ -116,12 +114,5 @@ export function orderRoutes(
       return
     }
     res.json(result.order)
-  })
-
-  router.get('/stats', async (_req, res) => {
-    res.json({
-      ...(await getAdminStats({ payload, walletGapLimit: env.walletGapLimit })),
-      emailDelivery: env.emailDelivery,
-    })
   })
 }

@@ -16,6 +16,7 @@ export function toAdminOrder(order: Order): AdminOrder {
       type: order.productType,
     },
     priceAtPurchaseUSD: order.priceAtPurchaseUSD,
+    shippingCostEUR: order.productType === 'PHYSICAL' ? (order.shippingCostEUR ?? 0) : null,
     amountSatoshiExpected: order.amountSatoshiExpected,
     amountSatoshiReceived: order.amountSatoshiReceived ?? 0,
     bsvUsdRateAtPurchase: order.bsvUsdRateAtPurchase,

@@ -5,7 +5,7 @@ import type { Payload } from 'payload'
 import { slugs } from '../../collections/slugs'
 import { deriveOrderAddress } from '@shop/chain'
 import { csvCell } from './csv'
-import { highestAddressIndex } from './getAdminStats'
+import { highestAddressIndex } from '../dashboard/getAdminStats'
 
 export const ADDRESSES_PER_PAGE = 50
 

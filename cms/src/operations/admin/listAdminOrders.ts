@@ -57,11 +57,12 @@ const CSV_HEADER = [
   'txids',
   'shipping',
   'tracking',
+  'shipping EUR',
 ]
 
 /**
  * Every order the filters select, newest first, as CSV: one row per order with its price in EUR
- * and BSV, the satoshis it received, every txid that paid it, and where it ships.
+ * and BSV (and the shipping part of it), the satoshis it received, every txid that paid it, and where it ships.
  */
 export async function exportAdminOrdersCsv({
   payload,
@@ -115,6 +116,8 @@ export async function exportAdminOrdersCsv({
           [...(txidsOf.get(order.id) ?? [])].join(' '),
           shipping,
           order.shippingTrackingNumber ?? '',
+          // The part of EUR that paid for shipping a printed book (0.00: included).
+          order.productType === 'PHYSICAL' ? formatEUR(order.shippingCostEUR ?? 0) : '',
         ]),
       )
     }

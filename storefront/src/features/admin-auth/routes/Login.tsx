@@ -1,0 +1,109 @@
+import { useState } from 'react'
+import type { FormEvent } from 'react'
+import { Navigate, useNavigate } from 'react-router-dom'
+import { toast } from 'react-toastify'
+
+import { LoadingState } from '@/components/ui/StatusMessage'
+import { paths } from '@/config/paths'
+
+import { useAdminSession } from '@/lib/admin/admin-session'
+import { useAdminTitle } from '@/lib/admin/use-admin-title'
+
+export function LoginRoute() {
+  useAdminTitle('Sign in')
+  const { status, login } = useAdminSession()
+  const navigate = useNavigate()
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  if (status === 'checking') {
+    return (
+      <div className="admin-centered">
+        <LoadingState label="Checking your session…" />
+      </div>
+    )
+  }
+  if (status === 'signed-in' && !busy) return <Navigate to={paths.admin.dashboard} replace />
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    const pending = toast.loading('Signing in...')
+    try {
+      await login(email.trim(), password)
+      toast.update(pending, {
+        render: 'Login successful!',
+        type: 'success',
+        isLoading: false,
+        autoClose: 3000,
+      })
+      navigate(paths.admin.dashboard, { replace: true })
+    } catch (failure) {
+      const message =
+        failure instanceof Error && failure.message
+          ? failure.message
+          : 'Login failed. Please check credentials.'
+      setError(message)
+      toast.update(pending, { render: message, type: 'error', isLoading: false, autoClose: 3000 })
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="admin-login">
+      <form className="card admin-login__card" onSubmit={onSubmit} noValidate={false}>
+        <div className="admin-brand admin-brand--dark">
+          <span className="brand__mark" aria-hidden="true" />
+          <span>
+            Dual Vote <span className="admin-brand__tag">Admin</span>
+          </span>
+        </div>
+        <h1 className="admin-login__title">Sign in</h1>
+        <p className="muted">Manage the books and orders of the shop.</p>
+        {error ? (
+          <div className="admin-alert admin-alert--error" role="alert">
+            {error}
+          </div>
+        ) : null}
+        <div className="admin-field">
+          <label htmlFor="login-email">Email</label>
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value)
+              setError(null)
+            }}
+          />
+        </div>
+        <div className="admin-field">
+          <label htmlFor="login-password">Password</label>
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value)
+              setError(null)
+            }}
+          />
+        </div>
+        <button
+          type="submit"
+          className="button button--primary admin-login__submit"
+          disabled={busy}
+        >
+          {busy ? 'Signing in...' : 'Sign in'}
+        </button>
+      </form>
+    </div>
+  )
+}

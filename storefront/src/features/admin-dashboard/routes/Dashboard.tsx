@@ -1,0 +1,159 @@
+import type { AddressGaps, AdminStats } from '@shop/domain'
+import { Link } from 'react-router-dom'
+import useSWR from 'swr'
+
+import { paths } from '@/config/paths'
+
+import { getStats } from '../api/dashboard'
+import { Icon } from '@/components/admin/Icon'
+import { useAdminSession } from '@/lib/admin/admin-session'
+import { useAdminTitle } from '@/lib/admin/use-admin-title'
+import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+
+/**
+ * What the owner must do about runs of unused addresses: nothing; raise the wallet's gap limit
+ * soon (a run near the limit: the next payments may fall past it); or now (a run at least as long
+ * as the limit, before money the wallet then cannot see, or since the last payment).
+ */
+export function gapWarningOf(gaps: AddressGaps) {
+  const limit = gaps.walletGapLimit
+  const longest = Math.max(gaps.current, gaps.longestBeforeFunds)
+  const raiseTo = Math.max(longest + limit, limit * 2)
+  if (gaps.longestBeforeFunds >= limit)
+    return {
+      tone: 'error' as const,
+      text: `A run of ${gaps.longestBeforeFunds} unused addresses comes before money your wallet may not see.`,
+      raiseTo,
+    }
+  if (gaps.current >= limit)
+    return {
+      tone: 'error' as const,
+      text: `${gaps.current} unused addresses in a row since the last payment: your wallet may not see the next one.`,
+      raiseTo,
+    }
+  if (gaps.current >= Math.ceil(limit * 0.75))
+    return {
+      tone: 'warning' as const,
+      text: `${gaps.current} unused addresses in a row since the last payment, close to your wallet's gap limit of ${limit}.`,
+      raiseTo,
+    }
+  return null
+}
+
+/** Production running without e-mail on purpose (EMAIL_DELIVERY=off): said on every visit. */
+export function EmailDeliveryWarning({
+  delivery,
+}: {
+  delivery: AdminStats['emailDelivery'] | undefined
+}) {
+  if (delivery !== 'off') return null
+  return (
+    <p className="admin-alert admin-alert--error" role="alert">
+      E-mail is turned off (EMAIL_DELIVERY=off): buyers get no order or download e-mails, only what
+      the pay screen shows them, and you get no alerts. The messages wait in the outbox; set the
+      SMTP settings and restart the shop to send them.
+    </p>
+  )
+}
+
+export function DashboardRoute() {
+  useAdminTitle('Dashboard')
+  const { admin } = useAdminSession()
+  const stats = useSWR('admin/stats', getStats)
+  useSignOutOn401(stats.error)
+  const highest = stats.data?.highestAddressIndexUsed
+  const gaps = stats.data?.addressGaps ?? { current: 0, longestBeforeFunds: 0, walletGapLimit: 20 }
+  const gapWarning = gapWarningOf(gaps)
+
+  return (
+    <section className="admin-page">
+      <header className="admin-page__header">
+        <div>
+          <h1>Dashboard</h1>
+          <p className="muted">Welcome, {admin?.name || admin?.email}!</p>
+        </div>
+      </header>
+
+      <EmailDeliveryWarning delivery={stats.data?.emailDelivery} />
+
+      <div className="admin-cards">
+        <Link to={paths.admin.products} className="card admin-card admin-card--link">
+          <span className="admin-card__icon">
+            <Icon name="products" size={28} />
+          </span>
+          <h2>Products</h2>
+          <p className="muted">Add, edit, delete and restore the books for sale.</p>
+        </Link>
+        <Link to={paths.admin.orders} className="card admin-card admin-card--link">
+          <span className="admin-card__icon">
+            <Icon name="orders" size={28} />
+          </span>
+          <h2>Orders</h2>
+          <p className="muted">
+            See payments and ship printed books.
+            {stats.data && stats.data.ordersAwaitingShipment > 0 ? (
+              <strong className="admin-card__note">
+                {' '}
+                {stats.data.ordersAwaitingShipment} waiting to be shipped.
+              </strong>
+            ) : null}
+          </p>
+        </Link>
+        <div className="card admin-card admin-card--disabled" aria-disabled="true">
+          <span className="admin-card__icon">
+            <Icon name="settings" size={28} />
+          </span>
+          <h2>Settings</h2>
+          <p className="muted">Shop settings (coming soon).</p>
+          <span className="admin-badge admin-badge--neutral">coming soon</span>
+        </div>
+      </div>
+
+      <div className="card admin-panel admin-wallet">
+        <h2>Wallet scanning</h2>
+        {stats.error ? (
+          <p className="muted">The shop figures could not be loaded.</p>
+        ) : !stats.data ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <>
+            <p className="admin-wallet__figure">
+              Highest address index used:{' '}
+              <strong data-testid="highest-address-index">{highest ?? 'none yet'}</strong>
+            </p>
+            <p className="admin-wallet__figure">
+              Unused addresses since the last payment:{' '}
+              <strong data-testid="unused-address-run">{gaps.current}</strong>
+              <span className="muted"> (your wallet scans {gaps.walletGapLimit} ahead)</span>
+            </p>
+            <p className="muted">
+              Every order gets a fresh address (path 0/n of your extended public key); unpaid orders
+              leave unused addresses. A wallet stops looking for payments after as many unused
+              addresses in a row as its gap limit.
+              {highest === null || highest === undefined
+                ? ' No address has been given out yet.'
+                : ''}
+            </p>
+            {gapWarning ? (
+              <p className={`admin-alert admin-alert--${gapWarning.tone}`} role="status">
+                {gapWarning.text} Raise the gap limit in your wallet&apos;s settings to at least{' '}
+                <strong>{gapWarning.raiseTo}</strong> (in ElectrumSV, the wallet&apos;s gap limit;
+                the shop&apos;s WALLET_GAP_LIMIT setting should say the same), then let the wallet
+                scan again.
+              </p>
+            ) : null}
+            <p>
+              <Link to={paths.admin.addresses}>See every address and what it received</Link>
+            </p>
+            {stats.data.ordersWithPaymentExceptions > 0 ? (
+              <p className="admin-alert admin-alert--warning">
+                {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial, over or
+                invalid payment to settle. <Link to={paths.admin.orders}>See the orders</Link>
+              </p>
+            ) : null}
+          </>
+        )}
+      </div>
+    </section>
+  )
+}
