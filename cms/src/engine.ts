@@ -6,7 +6,7 @@
 export { globalSlugs, slugs } from './collections/slugs'
 export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
 export { runInWriterScope } from './db/sqlite-client'
-export { WORKER_LEASE, claimLease, releaseLease } from './db/atomic'
+export { WORKER_LEASE, claimLease, countChainLook, releaseLease } from './db/atomic'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'

@@ -46,6 +46,7 @@ export default buildConfig({
     avatar: 'default',
     meta: { titleSuffix: ' · Book Shop CMS' },
     importMap: { baseDir: fromRoot('cms/src') },
+    components: { afterNavLinks: ['/components/ShopAdminLink#ShopAdminLink'] },
   },
   collections: [
     Products,

@@ -259,6 +259,18 @@ describe('the admin area in Chromium', () => {
       .toBe(true)
     const explorer = page.locator('a[href^="https://whatsonchain.com/tx/"]')
     expect(await explorer.count()).toBeGreaterThanOrEqual(1)
+    // The shipping part of the price, as the product set it at checkout ("0.00": included).
+    const shipping = Number(physical!.shippingCostEUR)
+    expect(
+      await page
+        .getByText(
+          shipping > 0
+            ? `€${shipping.toFixed(2)} (part of the price paid)`
+            : 'Included in the price',
+          { exact: true },
+        )
+        .isVisible(),
+    ).toBe(true)
     expect(await page.getByText('confirmed', { exact: true }).count()).toBeGreaterThanOrEqual(1)
 
     await page.getByRole('button', { name: 'Mark as shipped' }).click()
@@ -365,6 +377,50 @@ describe('the admin area in Chromium', () => {
     }
   })
 
+  it("sees what sold, the shop's health and the settings in force, and reaches the CMS", async () => {
+    // The shipped order of the test above was paid today.
+    expect(shippedOrderId).not.toBe('')
+    const { email, password } = inject('demoAdmin')
+    const { context, page, errors } = await newPage(browser, DESKTOP)
+    await signIn(page, email, password)
+    const sales = page.getByRole('region', { name: 'Sales' })
+    await expect.poll(() => sales.getByTestId('sales-chart').isVisible()).toBe(true)
+    const eurOf = async (testId: string) =>
+      Number((await sales.getByTestId(testId).textContent())!.replace(/[^\d.]/g, ''))
+    expect(await eurOf('sales-current-eur')).toBeGreaterThan(0)
+    expect(await eurOf('sales-total-eur')).toBeGreaterThanOrEqual(await eurOf('sales-current-eur'))
+    expect(await sales.locator('.sales-chart__bar').count()).toBe(14)
+    await sales.getByRole('button', { name: 'Months' }).click()
+    expect(await sales.getByRole('button', { name: 'Months' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    )
+    expect(await sales.locator('.sales-chart__bar').count()).toBe(12)
+    expect(await sales.getByText(/This month/).isVisible()).toBe(true)
+
+    // The worker of this shop runs: the health says so.
+    const health = page.getByRole('region', { name: 'Shop health' })
+    await expect
+      .poll(() => health.locator('li', { hasText: 'Payment worker' }).textContent())
+      .toMatch(/Running/)
+    expect(await health.locator('li', { hasText: 'Chain source' }).textContent()).toMatch(
+      /last look at an order/,
+    )
+
+    expect(
+      await page
+        .getByRole('link', { name: /Site content/ })
+        .first()
+        .getAttribute('href'),
+    ).toBe('/cms')
+    await page.getByRole('link', { name: /^Settings/ }).click()
+    await page.waitForURL((url) => url.pathname === '/admin/settings')
+    await expect.poll(() => page.getByRole('heading', { name: 'Payments' }).isVisible()).toBe(true)
+    expect(await page.getByText('WALLET_GAP_LIMIT').isVisible()).toBe(true)
+    expect(await page.locator('main').textContent()).not.toMatch(/coming soon/i)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('changes the password and signs in with the new one', async () => {
     const { email, password } = inject('demoAdmin')
     // A staff member of its own, created through Payload's REST as the demo admin.
@@ -428,6 +484,7 @@ describe('the admin area in Chromium', () => {
       ['order-detail', `/admin/orders/${shippedOrderId}`, 'Payments received'],
       ['profile', '/admin/profile', 'Profile'],
       ['addresses', '/admin/addresses', 'Addresses'],
+      ['settings', '/admin/settings', 'Settings'],
     ]
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page, errors } = await newPage(browser, viewport)

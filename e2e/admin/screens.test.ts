@@ -57,6 +57,7 @@ const screens = [
   ['order', () => `/admin/orders/${orderId}`],
   ['addresses', '/admin/addresses'],
   ['profile', '/admin/profile'],
+  ['settings', '/admin/settings'],
 ] as const
 
 describe('admin screens at phone and desktop widths', () => {

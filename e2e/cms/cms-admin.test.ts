@@ -44,6 +44,9 @@ describe('/cms product form', () => {
     await page.locator('input[name="password"]').fill(password)
     await page.getByRole('button', { name: 'Login' }).click()
     await page.waitForURL((url) => url.pathname === '/cms')
+    // An admin's way back to the shop's own admin (orders, sales, settings).
+    const shopAdmin = page.getByRole('link', { name: /Shop admin/ })
+    await expect.poll(() => shopAdmin.getAttribute('href')).toBe('/admin/dashboard')
 
     await page.goto(`/cms/collections/products/${printed.id}`)
     const name = page.locator('input[name="name"]')
@@ -136,6 +139,8 @@ describe('/cms under its Content-Security-Policy', () => {
     await expect
       .poll(() => page.getByRole('heading', { name: 'Papers' }).count())
       .toBeGreaterThan(0)
+    // The shop's admin is for admins: an editor's menu does not lead there.
+    expect(await page.getByRole('link', { name: /Shop admin/ }).count()).toBe(0)
 
     // Refused without the current password: the old one still signs in.
     const newPassword = 'Marble-harbour-compass-4410'

@@ -4,6 +4,7 @@ import type { AddressTransaction, ChainSource } from '@shop/chain'
 
 import type { Order } from '@shop/cms/engine'
 import {
+  countChainLook,
   fulfilOrder,
   queueOrderCreatedEmails,
   runInWriterScope,
@@ -428,6 +429,7 @@ export function startPaymentWorker({
       })
       backlog = planned.backlog
       for (const batch of planned.plan) await look(batch)
+      if (planned.plan.length > 0) await countChainLook({ payload })
     } else {
       backlog = false
     }

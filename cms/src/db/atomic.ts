@@ -155,12 +155,12 @@ export async function releaseReservedStock({
   return (order?.rowsAffected ?? 0) === 1 && (product?.rowsAffected ?? 0) === 1
 }
 
-/** Claims the next BIP32 index (0/n) for a payment address. Never returns the same n twice. */
-export async function claimAddressIndex({ payload }: { payload: Payload }): Promise<number> {
+/** Adds one to the counter `name` (created at 1) and answers its new value, atomically. */
+async function incrementCounter(payload: Payload, name: string): Promise<number> {
   if (engineOf(payload) === 'mongodb') {
     const doc = await mongo(payload, slugs.counters)
       .findOneAndUpdate(
-        { name: ADDRESS_INDEX_COUNTER },
+        { name },
         {
           $inc: { value: 1 },
           $setOnInsert: { createdAt: new Date() },
@@ -169,16 +169,31 @@ export async function claimAddressIndex({ payload }: { payload: Payload }): Prom
         { new: true, upsert: true },
       )
       .lean()
-    return Number(doc?.value) - 1
+    return Number(doc?.value)
   }
   const at = nowIso()
   const result = await sqlite(payload).execute({
     sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, 1, ?, ?)
           ON CONFLICT (name) DO UPDATE SET value = value + 1, updated_at = excluded.updated_at
           RETURNING value`,
-    args: [ADDRESS_INDEX_COUNTER, at, at],
+    args: [name, at, at],
   })
-  return Number(result.rows[0]?.value) - 1
+  return Number(result.rows[0]?.value)
+}
+
+/** Claims the next BIP32 index (0/n) for a payment address. Never returns the same n twice. */
+export async function claimAddressIndex({ payload }: { payload: Payload }): Promise<number> {
+  return (await incrementCounter(payload, ADDRESS_INDEX_COUNTER)) - 1
+}
+
+/**
+ * The worker's looks at the chain: counted once per pass that asked the chain about orders, so
+ * the counter's updatedAt says when the worker last did (the owner's health view reads it).
+ */
+export const CHAIN_LOOKS_COUNTER = 'chain-looks'
+
+export async function countChainLook({ payload }: { payload: Payload }): Promise<void> {
+  await incrementCounter(payload, CHAIN_LOOKS_COUNTER)
 }
 
 export type DownloadUse =

@@ -2,7 +2,7 @@ import type { AdminSales, AdminSettings, AdminStats } from '@shop/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { WORKER_LEASE, claimLease } from '../../src/db/atomic'
+import { WORKER_LEASE, claimLease, countChainLook } from '../../src/db/atomic'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
@@ -176,10 +176,14 @@ describe('health on the dashboard', () => {
     await outbox('failed', 2, { lastError: '550 mailbox unavailable' })
     await outbox('sent', 1, { sentAt: new Date().toISOString() })
     await claimLease({ payload: shop.payload, name: WORKER_LEASE, holder: 'w1', ttlMs: 60_000 })
+    const before = (await (await admin.request('GET', '/stats')).json()) as AdminStats
+    expect(before.health.chain.lastCheckAt).toBeNull()
+    await countChainLook({ payload: shop.payload })
 
     const stats = (await (await admin.request('GET', '/stats')).json()) as AdminStats
     expect(stats.health.worker.running).toBe(true)
     expect(stats.health.chain.source).toBe('simulator')
+    expect(Date.now() - Date.parse(stats.health.chain.lastCheckAt!)).toBeLessThan(60_000)
     expect(stats.health.email).toMatchObject({
       delivery: 'smtp',
       pending: expect.any(Number),

@@ -10,6 +10,7 @@ import { AdminSessionProvider } from '@/lib/admin/admin-session'
 import '@/components/admin/admin.css'
 import { AddressesRoute } from '@/features/admin-orders/routes/Addresses'
 import { DashboardRoute } from '@/features/admin-dashboard/routes/Dashboard'
+import { SettingsRoute } from '@/features/admin-dashboard/routes/Settings'
 import { LoginRoute } from '@/features/admin-auth/routes/Login'
 import { OrderDetailRoute } from '@/features/admin-orders/routes/OrderDetail'
 import { OrdersRoute } from '@/features/admin-orders/routes/Orders'
@@ -45,6 +46,7 @@ export function Component() {
           <Route path="orders/:orderId" element={<OrderDetailRoute />} />
           <Route path="profile" element={<ProfileRoute />} />
           <Route path="addresses" element={<AddressesRoute />} />
+          <Route path="settings" element={<SettingsRoute />} />
           <Route path="*" element={<Navigate to={paths.admin.dashboard} replace />} />
         </Route>
       </Routes>

@@ -24,5 +24,9 @@ export const paths = {
     order: (orderId = ':orderId') => `/admin/orders/${orderId}`,
     profile: '/admin/profile',
     addresses: '/admin/addresses',
+    settings: '/admin/settings',
   },
 } as const
+
+/** Payload's admin (the CMS for the site's content), served by the same origin. */
+export const CMS_URL = '/cms'

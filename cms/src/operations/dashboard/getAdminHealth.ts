@@ -3,7 +3,7 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
-import { WORKER_LEASE } from '../../db/atomic'
+import { CHAIN_LOOKS_COUNTER, WORKER_LEASE } from '../../db/atomic'
 
 /** An URL's origin only: a path may carry a key (WhatsOnChain's, a webhook's token). */
 export function originOf(url: string): string {
@@ -27,7 +27,7 @@ export async function getAdminHealth({
   env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery'>
   now?: Date
 }): Promise<AdminHealth> {
-  const [lease, lastChecked, pending, failed, lastSent, lastFailed] = await Promise.all([
+  const [lease, lastLook, pending, failed, lastSent, lastFailed] = await Promise.all([
     payload.find({
       collection: slugs.leases,
       where: { name: { equals: WORKER_LEASE } },
@@ -35,13 +35,10 @@ export async function getAdminHealth({
       depth: 0,
     }),
     payload.find({
-      collection: slugs.orders,
-      where: { lastCheckedAt: { exists: true } },
-      sort: '-lastCheckedAt',
+      collection: slugs.counters,
+      where: { name: { equals: CHAIN_LOOKS_COUNTER } },
       limit: 1,
       depth: 0,
-      joins: false,
-      select: { lastCheckedAt: true },
     }),
     payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'pending' } } }),
     payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'failed' } } }),
@@ -71,7 +68,7 @@ export async function getAdminHealth({
     chain: {
       source: env.chainSource,
       origin: originOf(env.wocApiUrl),
-      lastCheckAt: lastChecked.docs[0]?.lastCheckedAt ?? null,
+      lastCheckAt: lastLook.docs[0]?.updatedAt ?? null,
     },
     email: {
       delivery: env.emailDelivery,

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { NavLink, Outlet, useNavigate } from 'react-router-dom'
 import { toast } from 'react-toastify'
 
-import { paths } from '@/config/paths'
+import { CMS_URL, paths } from '@/config/paths'
 
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { Icon } from './Icon'
@@ -76,6 +76,9 @@ export function AdminLayout() {
             </li>
           </ul>
         </nav>
+        <a className="admin-sidebar__cms" href={CMS_URL}>
+          Site content (CMS)
+        </a>
         {admin ? (
           <p className="admin-sidebar__who" title={admin.email}>
             {admin.email}

@@ -2,9 +2,11 @@ import type { AddressGaps, AdminStats } from '@shop/domain'
 import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
-import { paths } from '@/config/paths'
+import { CMS_URL, paths } from '@/config/paths'
 
 import { getStats } from '../api/dashboard'
+import { HealthList } from '../components/HealthList'
+import { SalesPanel } from '../components/SalesPanel'
 import { Icon } from '@/components/admin/Icon'
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
@@ -99,15 +101,34 @@ export function DashboardRoute() {
             ) : null}
           </p>
         </Link>
-        <div className="card admin-card admin-card--disabled" aria-disabled="true">
+        <Link to={paths.admin.settings} className="card admin-card admin-card--link">
           <span className="admin-card__icon">
             <Icon name="settings" size={28} />
           </span>
           <h2>Settings</h2>
-          <p className="muted">Shop settings (coming soon).</p>
-          <span className="admin-badge admin-badge--neutral">coming soon</span>
-        </div>
+          <p className="muted">The payment and e-mail settings in force, and their health.</p>
+        </Link>
+        <a href={CMS_URL} className="card admin-card admin-card--link">
+          <span className="admin-card__icon">
+            <Icon name="content" size={28} />
+          </span>
+          <h2>Site content</h2>
+          <p className="muted">Edit the site&apos;s pages, papers and timeline in the CMS.</p>
+        </a>
       </div>
+
+      <SalesPanel />
+
+      <section className="card admin-panel" aria-labelledby="health-title">
+        <h2 id="health-title">Shop health</h2>
+        {stats.data ? (
+          <HealthList health={stats.data.health} />
+        ) : (
+          <p className="muted">
+            {stats.error ? 'The shop figures could not be loaded.' : 'Loading…'}
+          </p>
+        )}
+      </section>
 
       <div className="card admin-panel admin-wallet">
         <h2>Wallet scanning</h2>

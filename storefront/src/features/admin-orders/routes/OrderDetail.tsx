@@ -139,6 +139,13 @@ export function OrderDetailRoute() {
               {order.product.name} ({order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'})
             </Row>
             <Row label="Price paid">{euro(order.priceAtPurchaseUSD)}</Row>
+            {order.shippingCostEUR !== null ? (
+              <Row label="Shipping">
+                {order.shippingCostEUR > 0
+                  ? `${euro(order.shippingCostEUR)} (part of the price paid)`
+                  : 'Included in the price'}
+              </Row>
+            ) : null}
             <Row label="Rate at purchase">{ratePerCoin(order.bsvUsdRateAtPurchase)}</Row>
             <Row label="Amount expected">{bsv(order.amountSatoshiExpected)}</Row>
             <Row label="Amount received">{bsv(order.amountSatoshiReceived)}</Row>
