@@ -1,9 +1,8 @@
 import type { Router } from 'express'
 import rateLimit from 'express-rate-limit'
 import type { Payload } from 'payload'
-import { z } from 'zod'
+import { adminLoginSchema, changePasswordSchema } from '@shop/domain'
 
-import { MIN_PASSWORD_LENGTH } from '../../collections/Staff/hooks/passwordPolicy'
 import { changeAdminPassword } from '../../operations/admin/changeAdminPassword'
 import { DatabaseRateLimitStore } from '../../server/rateLimitStore'
 import { toFieldErrors } from '../../operations/admin/fieldErrors'
@@ -15,23 +14,6 @@ import {
 } from '../../operations/admin/staffSession'
 import type { Logger } from '../../server/logger'
 import { adminUser, clearSessionCookie, setSessionCookie } from './session'
-
-const loginSchema = z.object({
-  email: z.string({ error: 'Email is required.' }).trim().min(1, 'Email is required.').max(254),
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(200),
-})
-
-const changePasswordSchema = z.object({
-  currentPassword: z
-    .string({ error: 'Current password is required.' })
-    .min(1, 'Current password is required.')
-    .max(200),
-  newPassword: z
-    .string({ error: 'New password is required.' })
-    .min(1, 'New password is required.')
-    .min(MIN_PASSWORD_LENGTH, `New password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
-    .max(200, 'New password must be at most 200 characters.'),
-})
 
 /**
  * Failed sign-ins per client address, on top of the per-account throttle (Staff hooks).
@@ -59,7 +41,7 @@ export function loginRoute(
   })
 
   router.post('/login', limiter, async (req, res) => {
-    const parsed = loginSchema.safeParse(req.body ?? {})
+    const parsed = adminLoginSchema.safeParse(req.body ?? {})
     if (!parsed.success) {
       const errors = toFieldErrors(parsed.error)
       res

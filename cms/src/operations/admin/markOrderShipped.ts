@@ -1,17 +1,20 @@
 import type { Payload } from 'payload'
-import { assertTransition, ForbiddenTransitionError, isPhysical } from '@shop/domain'
+import {
+  assertTransition,
+  ForbiddenTransitionError,
+  isPhysical,
+  correctTrackingSchema,
+  firstProblem,
+  trackingNumberSchema,
+} from '@shop/domain'
 
 import { slugs } from '../../collections/slugs'
 import type { AdminOrderDetail } from './adminOrder'
 import { findOrderDoc, withPayments } from './getAdminOrder'
 
-export const TRACKING_NUMBER_MAX_LENGTH = 120
-
 function trackingProblem(tracking: string): string | null {
-  if (!tracking) return 'Tracking number cannot be empty.'
-  if (tracking.length > TRACKING_NUMBER_MAX_LENGTH)
-    return `Tracking number must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters.`
-  return null
+  const parsed = trackingNumberSchema.safeParse(tracking)
+  return parsed.success ? null : firstProblem(parsed.error)
 }
 
 export type MarkShippedResult =
@@ -93,11 +96,9 @@ export async function correctTrackingNumber({
   note: string
   by: string
 }): Promise<MarkShippedResult> {
-  const tracking = trackingNumber.trim()
-  const invalid = trackingProblem(tracking)
-  if (invalid) return { ok: false, status: 400, error: invalid }
-  if (note.length > 500)
-    return { ok: false, status: 400, error: 'The reason is at most 500 characters.' }
+  const parsed = correctTrackingSchema.safeParse({ trackingNumber, note })
+  if (!parsed.success) return { ok: false, status: 400, error: firstProblem(parsed.error) }
+  const tracking = parsed.data.trackingNumber
   const order = await findOrderDoc({ payload, id })
   if (!order) return { ok: false, status: 404, error: 'Order not found.' }
   if (order.status !== 'SHIPPED')
@@ -113,7 +114,7 @@ export async function correctTrackingNumber({
     id: order.id,
     data: { shippingTrackingNumber: tracking },
     depth: 0,
-    context: { historyEntry: { action: 'tracking', by, note: note.trim() || undefined } },
+    context: { historyEntry: { action: 'tracking', by, note: parsed.data.note || undefined } },
   })
   const updated = await findOrderDoc({ payload, id: order.id })
   if (!updated) return { ok: false, status: 404, error: 'Order not found.' }

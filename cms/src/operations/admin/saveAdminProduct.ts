@@ -1,4 +1,6 @@
 import path from 'node:path'
+
+import { productInputSchema } from '@shop/domain'
 import type { Payload } from 'payload'
 import { ValidationError } from 'payload'
 
@@ -8,10 +10,11 @@ import { toAdminProduct } from './adminProduct'
 import type { FieldError } from './fieldErrors'
 import { toFieldErrors } from './fieldErrors'
 import { findProductDoc } from './getAdminProduct'
-import type { ProductFormFields } from './productInput'
-import { productInputSchema } from './productInput'
 import type { CheckedFile, UploadedFile } from './uploadedFiles'
 import { checkCoverImage, checkDigitalFile, isFieldError, safeFileName } from './uploadedFiles'
+
+/** The multipart text fields of the product form (spec sections 5 and 7), as sent. */
+export type ProductFormFields = Record<string, unknown>
 
 export type ProductFiles = { coverImageFile?: UploadedFile; digitalFile?: UploadedFile }
 

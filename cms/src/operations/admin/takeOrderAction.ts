@@ -1,4 +1,4 @@
-import { ownerMayTake, OWNER_ORDER_ACTIONS } from '@shop/domain'
+import { firstProblem, orderActionSchema, ownerMayTake, OWNER_ORDER_ACTIONS } from '@shop/domain'
 import type { OrderStatus, OwnerOrderAction } from '@shop/domain'
 import type { Payload } from 'payload'
 
@@ -8,8 +8,6 @@ import { slugs } from '../../collections/slugs'
 import type { Order } from '../../payload-types'
 import type { AdminOrderDetail } from './adminOrder'
 import { findOrderDoc, withPayments } from './getAdminOrder'
-
-export const ORDER_NOTE_MAX_LENGTH = 1000
 
 const DONE: Record<OwnerOrderAction, string> = {
   'mark-paid': 'marked as paid',
@@ -43,21 +41,10 @@ export async function takeOrderAction({
   /** The signed-in admin's e-mail. */
   by: string
 }): Promise<OrderActionResult> {
-  const why = note.trim()
-  if (!why) return { ok: false, status: 400, error: 'Say why in the note.' }
-  if (why.length > ORDER_NOTE_MAX_LENGTH)
-    return {
-      ok: false,
-      status: 400,
-      error: `The note must be at most ${ORDER_NOTE_MAX_LENGTH} characters.`,
-    }
-  const refundTxid = txid?.trim().toLowerCase()
-  if (action === 'refund' && !/^[0-9a-f]{64}$/.test(refundTxid ?? ''))
-    return {
-      ok: false,
-      status: 400,
-      error: 'The refund transaction id must be 64 hexadecimal characters.',
-    }
+  const parsed = orderActionSchema.safeParse({ action, note, txid })
+  if (!parsed.success) return { ok: false, status: 400, error: firstProblem(parsed.error) }
+  const why = parsed.data.note
+  const refundTxid = parsed.data.txid
 
   const order = await findOrderDoc({ payload, id })
   if (!order) return { ok: false, status: 404, error: 'Order not found.' }

@@ -1,3 +1,4 @@
+import type { ChangePasswordInput } from '@shop/domain'
 import { ApiError } from '@/lib/api-client'
 
 import { adminRequest } from './admin-client'
@@ -71,8 +72,6 @@ export async function getStatus(): Promise<Admin | null> {
     throw error
   }
 }
-
-export type ChangePasswordInput = { currentPassword: string; newPassword: string }
 
 export function changePassword(
   input: ChangePasswordInput,

@@ -3,7 +3,7 @@ import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
 import { ValidationError } from 'payload'
 import type { CollectionBeforeOperationHook } from 'payload'
 
-export const MIN_PASSWORD_LENGTH = 12
+import { MIN_PASSWORD_LENGTH } from '@shop/domain'
 
 let strength: ZxcvbnFactory | undefined
 

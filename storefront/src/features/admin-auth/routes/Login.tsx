@@ -1,7 +1,11 @@
+import { adminLoginSchema } from '@shop/domain'
+import type { AdminLoginInput } from '@shop/domain'
 import { useState } from 'react'
-import type { FormEvent } from 'react'
 import { Navigate, useNavigate } from 'react-router-dom'
 import { toast } from 'react-toastify'
+
+import { FormField } from '@/components/admin/FormField'
+import { useZodForm } from '@/lib/admin/form'
 
 import { LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
@@ -13,8 +17,8 @@ export function LoginRoute() {
   useAdminTitle('Sign in')
   const { status, login } = useAdminSession()
   const navigate = useNavigate()
-  const [email, setEmail] = useState('')
-  const [password, setPassword] = useState('')
+  const form = useZodForm(adminLoginSchema, { defaultValues: { email: '', password: '' } })
+  const { errors } = form.formState
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -27,8 +31,7 @@ export function LoginRoute() {
   }
   if (status === 'signed-in' && !busy) return <Navigate to={paths.admin.dashboard} replace />
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
+  const onSubmit = async ({ email, password }: AdminLoginInput) => {
     setBusy(true)
     setError(null)
     const pending = toast.loading('Signing in...')
@@ -54,7 +57,12 @@ export function LoginRoute() {
 
   return (
     <div className="admin-login">
-      <form className="card admin-login__card" onSubmit={onSubmit} noValidate={false}>
+      <form
+        className="card admin-login__card"
+        onSubmit={form.handleSubmit(onSubmit)}
+        onChange={() => setError(null)}
+        noValidate
+      >
         <div className="admin-brand admin-brand--dark">
           <span className="brand__mark" aria-hidden="true" />
           <span>
@@ -68,34 +76,28 @@ export function LoginRoute() {
             {error}
           </div>
         ) : null}
-        <div className="admin-field">
-          <label htmlFor="login-email">Email</label>
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value)
-              setError(null)
-            }}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor="login-password">Password</label>
-          <input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => {
-              setPassword(event.target.value)
-              setError(null)
-            }}
-          />
-        </div>
+        <FormField id="login-email" label="Email" error={errors.email?.message}>
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('email')}
+              type="email"
+              autoComplete="username"
+              required
+            />
+          )}
+        </FormField>
+        <FormField id="login-password" label="Password" error={errors.password?.message}>
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('password')}
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+          )}
+        </FormField>
         <button
           type="submit"
           className="button button--primary admin-login__submit"

@@ -1,55 +1,39 @@
+import { changePasswordSchema } from '@shop/domain'
+import type { ChangePasswordInput } from '@shop/domain'
 import { useState } from 'react'
-import type { FormEvent } from 'react'
 import { toast } from 'react-toastify'
 
+import { FormField } from '@/components/admin/FormField'
+import { useAdminSession } from '@/lib/admin/admin-session'
+import { showServerErrors, useZodForm } from '@/lib/admin/form'
+import { changePassword } from '@/lib/admin/session'
+import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { ApiError } from '@/lib/api-client'
 
-import { fieldErrorsOf } from '@/lib/admin/admin-client'
-import { changePassword } from '@/lib/admin/session'
-import { FieldError } from '@/components/admin/FieldError'
-import { useAdminSession } from '@/lib/admin/admin-session'
-import { useAdminTitle } from '@/lib/admin/use-admin-title'
+const EMPTY: ChangePasswordInput = { currentPassword: '', newPassword: '' }
 
 export function ProfileRoute() {
   useAdminTitle('Profile')
   const { admin } = useAdminSession()
-  const [currentPassword, setCurrentPassword] = useState('')
-  const [newPassword, setNewPassword] = useState('')
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const form = useZodForm(changePasswordSchema, { defaultValues: EMPTY })
+  const { errors, isSubmitting } = form.formState
   const [generalError, setGeneralError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
+  const onSubmit = async (values: ChangePasswordInput) => {
     setGeneralError(null)
     try {
-      await changePassword({ currentPassword, newPassword })
+      await changePassword(values)
       toast.success('Password changed successfully!')
-      setCurrentPassword('')
-      setNewPassword('')
-      setErrors({})
+      form.reset(EMPTY)
     } catch (failure) {
-      const byField = fieldErrorsOf(failure)
-      setErrors(byField)
+      const first = showServerErrors(form, failure)
       const message =
         failure instanceof ApiError
-          ? (Object.values(byField)[0] ?? failure.message ?? 'Failed to change password.')
+          ? (first ?? failure.message ?? 'Failed to change password.')
           : 'An unexpected error occurred.'
-      if (Object.keys(byField).length === 0) setGeneralError(message)
+      if (first === null) setGeneralError(message)
       toast.error(message)
-    } finally {
-      setBusy(false)
     }
-  }
-
-  const clear = (field: string) => {
-    setGeneralError(null)
-    setErrors((current) => {
-      const next = { ...current }
-      delete next[field]
-      return next
-    })
   }
 
   return (
@@ -63,53 +47,52 @@ export function ProfileRoute() {
           </p>
         </div>
       </header>
-      <form className="card admin-panel admin-form admin-form--narrow" onSubmit={onSubmit}>
+      <form
+        className="card admin-panel admin-form admin-form--narrow"
+        onSubmit={form.handleSubmit(onSubmit)}
+        onChange={() => setGeneralError(null)}
+        noValidate
+      >
         <h2>Change password</h2>
         {generalError ? (
           <div className="admin-alert admin-alert--error" role="alert">
             {generalError}
           </div>
         ) : null}
-        <div className="admin-field">
-          <label htmlFor="currentPassword">Current password</label>
-          <input
-            id="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={currentPassword}
-            onChange={(event) => {
-              setCurrentPassword(event.target.value)
-              clear('currentPassword')
-            }}
-            aria-invalid={Boolean(errors.currentPassword)}
-            aria-describedby={errors.currentPassword ? 'currentPassword-error' : undefined}
-          />
-          <FieldError id="currentPassword-error" message={errors.currentPassword} />
-        </div>
-        <div className="admin-field">
-          <label htmlFor="newPassword">New password</label>
-          <input
-            id="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={newPassword}
-            onChange={(event) => {
-              setNewPassword(event.target.value)
-              clear('newPassword')
-            }}
-            aria-invalid={Boolean(errors.newPassword)}
-            aria-describedby={errors.newPassword ? 'newPassword-error' : 'newPassword-hint'}
-          />
-          <p className="admin-field__hint" id="newPassword-hint">
-            At least 12 characters, and not easy to guess. Your other sessions are signed out.
-          </p>
-          <FieldError id="newPassword-error" message={errors.newPassword} />
-        </div>
+        <FormField
+          id="currentPassword"
+          label="Current password"
+          error={errors.currentPassword?.message}
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('currentPassword')}
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+          )}
+        </FormField>
+        <FormField
+          id="newPassword"
+          label="New password"
+          error={errors.newPassword?.message}
+          hint="At least 12 characters, and not easy to guess. Your other sessions are signed out."
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('newPassword')}
+              type="password"
+              autoComplete="new-password"
+              required
+            />
+          )}
+        </FormField>
         <div className="admin-form__actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Saving...' : 'Change password'}
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Saving...' : 'Change password'}
           </button>
         </div>
       </form>

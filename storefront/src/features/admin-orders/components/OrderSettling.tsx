@@ -1,13 +1,14 @@
-import { ownerMayTake } from '@shop/domain'
-import type { OwnerOrderAction } from '@shop/domain'
+import { orderActionSchema, ownerMayTake } from '@shop/domain'
+import type { OrderActionInput, OwnerOrderAction } from '@shop/domain'
 import { useId, useState } from 'react'
-import type { FormEvent } from 'react'
 import { toast } from 'react-toastify'
 import { useSWRConfig } from 'swr'
 
 import type { AdminOrderDetail, AdminOrderEvent } from '../api/orders'
 import { requestRecheck, statusLabel, takeOrderAction } from '../api/orders'
+import { FormField } from '@/components/admin/FormField'
 import { bsv, dateTime, EXPLORER_TX_URL } from '@/lib/admin/format'
+import { useZodForm } from '@/lib/admin/form'
 
 /** What each of the owner's actions is called, what it does, and what the toast says after. */
 const ACTIONS: Record<OwnerOrderAction, { label: string; explain: string; done: string }> = {
@@ -143,23 +144,15 @@ function ActionForm({
   onCancel: () => void
 }) {
   const id = useId()
-  const [note, setNote] = useState('')
-  const [txid, setTxid] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const form = useZodForm(orderActionSchema, { defaultValues: { action, note: '', txid: '' } })
+  const { errors, isSubmitting } = form.formState
   const { mutate } = useSWRConfig()
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!note.trim()) {
-      setError('Say why in the note.')
-      return
-    }
-    setBusy(true)
+  const onSubmit = async ({ note, txid }: OrderActionInput) => {
     try {
       const updated = await takeOrderAction(order.id, action, {
         note: note.trim(),
-        ...(action === 'refund' ? { txid: txid.trim() } : {}),
+        ...(action === 'refund' ? { txid: (txid ?? '').trim() } : {}),
       })
       toast.success(ACTIONS[action].done)
       onDone(updated)
@@ -169,53 +162,36 @@ function ActionForm({
         failure instanceof Error && failure.message
           ? failure.message
           : 'Failed to update the order.'
-      setError(message)
+      form.setError('note', { type: 'server', message })
       toast.error(`Failed: ${message}`)
-    } finally {
-      setBusy(false)
     }
   }
 
   return (
-    <form className="admin-settle__form" onSubmit={onSubmit} noValidate>
+    <form className="admin-settle__form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
       <h3>{ACTIONS[action].label}</h3>
       <p className="muted">{ACTIONS[action].explain}</p>
       {action === 'refund' ? (
-        <div className="admin-field">
-          <label htmlFor={`${id}-txid`}>Refund transaction id</label>
-          <input
-            id={`${id}-txid`}
-            className="admin-mono"
-            value={txid}
-            onChange={(event) => setTxid(event.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        </div>
+        <FormField id={`${id}-txid`} label="Refund transaction id" error={errors.txid?.message}>
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('txid')}
+              className="admin-mono"
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </FormField>
       ) : null}
-      <div className="admin-field">
-        <label htmlFor={`${id}-note`}>Note (why)</label>
-        <textarea
-          id={`${id}-note`}
-          value={note}
-          maxLength={1000}
-          rows={3}
-          onChange={(event) => {
-            setNote(event.target.value)
-            setError(null)
-          }}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        {error ? (
-          <p className="admin-field__error" id={`${id}-error`} role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <FormField id={`${id}-note`} label="Note (why)" error={errors.note?.message}>
+        {(control) => (
+          <textarea {...control} {...form.register('note')} maxLength={1000} rows={3} />
+        )}
+      </FormField>
       <div className="admin-settle__buttons">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving...' : `Confirm: ${ACTIONS[action].label.toLowerCase()}`}
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          {isSubmitting ? 'Saving...' : `Confirm: ${ACTIONS[action].label.toLowerCase()}`}
         </button>
         <button type="button" className="button button--ghost" onClick={onCancel}>
           Back

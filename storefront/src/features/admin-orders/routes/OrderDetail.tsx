@@ -1,5 +1,6 @@
-import { useState } from 'react'
-import type { FormEvent, ReactNode } from 'react'
+import { correctTrackingSchema, shipOrderSchema } from '@shop/domain'
+import type { CorrectTrackingInput } from '@shop/domain'
+import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { toast } from 'react-toastify'
 import useSWR, { useSWRConfig } from 'swr'
@@ -24,6 +25,8 @@ import {
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
 import { EmailText } from '@/components/admin/EmailText'
+import { FormField } from '@/components/admin/FormField'
+import { useZodForm } from '@/lib/admin/form'
 
 const or = (value: string | null | undefined, fallback = NOT_PROVIDED) =>
   value && value.trim() ? value : fallback
@@ -282,30 +285,28 @@ function ShipForm({
   onShipped: (order: AdminOrderDetail) => void
   correcting?: boolean
 }) {
-  const [trackingNumber, setTrackingNumber] = useState(
-    correcting ? (order.shippingTrackingNumber ?? '') : '',
-  )
-  const [note, setNote] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  // Shipping reads the tracking number only (its schema ignores the note).
+  const schema = correcting
+    ? correctTrackingSchema
+    : (shipOrderSchema as typeof correctTrackingSchema)
+  const form = useZodForm(schema, {
+    defaultValues: {
+      trackingNumber: correcting ? (order.shippingTrackingNumber ?? '') : '',
+      note: '',
+    },
+  })
+  const { errors, isSubmitting } = form.formState
   const { mutate } = useSWRConfig()
   const fieldId = correcting ? 'correctTrackingNumber' : 'trackingNumber'
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!trackingNumber.trim()) {
-      setError('Tracking number cannot be empty.')
-      toast.error('Tracking number cannot be empty.')
-      return
-    }
-    setBusy(true)
+  const onSubmit = async ({ trackingNumber, note }: CorrectTrackingInput) => {
     try {
       const updated = correcting
-        ? await correctTracking(order.id, trackingNumber.trim(), note.trim())
+        ? await correctTracking(order.id, trackingNumber.trim(), (note ?? '').trim())
         : await markShipped(order.id, trackingNumber.trim())
       toast.success(correcting ? 'Tracking number corrected.' : 'Order marked as shipped!')
       onShipped(updated)
-      setNote('')
+      form.reset({ trackingNumber: updated.shippingTrackingNumber ?? '', note: '' })
       void mutate((key) => typeof key === 'string' && key.startsWith('admin/orders?'))
     } catch (failure) {
       const message =
@@ -314,51 +315,39 @@ function ShipForm({
           : correcting
             ? 'Failed to correct the tracking number.'
             : 'Failed to mark order as shipped.'
-      setError(message)
+      form.setError('trackingNumber', { type: 'server', message })
       toast.error(`Failed: ${message}`)
-    } finally {
-      setBusy(false)
     }
   }
 
   return (
-    <form className="admin-ship" onSubmit={onSubmit} noValidate>
+    <form
+      className="admin-ship"
+      onSubmit={form.handleSubmit(onSubmit, (invalid) => {
+        const message = invalid.trackingNumber?.message ?? invalid.note?.message
+        if (message) toast.error(message)
+      })}
+      noValidate
+    >
       <h3>{correcting ? 'Correct the tracking number' : 'Mark as shipped'}</h3>
-      <div className="admin-field">
-        <label htmlFor={`${fieldId}`}>Tracking number</label>
-        <input
-          id={fieldId}
-          value={trackingNumber}
-          onChange={(event) => {
-            setTrackingNumber(event.target.value)
-            setError(null)
-          }}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
-        />
-        {error ? (
-          <p className="admin-field__error" id={`${fieldId}-error`} role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <FormField id={fieldId} label="Tracking number" error={errors.trackingNumber?.message}>
+        {(control) => <input {...control} {...form.register('trackingNumber')} />}
+      </FormField>
       {correcting ? (
-        <div className="admin-field">
-          <label htmlFor="trackingNote">Why (kept in the order's history)</label>
-          <input
-            id="trackingNote"
-            value={note}
-            maxLength={500}
-            onChange={(event) => setNote(event.target.value)}
-          />
-        </div>
+        <FormField
+          id="trackingNote"
+          label="Why (kept in the order's history)"
+          error={errors.note?.message}
+        >
+          {(control) => <input {...control} {...form.register('note')} maxLength={500} />}
+        </FormField>
       ) : null}
       <button
         type="submit"
         className={correcting ? 'button button--ghost' : 'button button--primary'}
-        disabled={busy}
+        disabled={isSubmitting}
       >
-        {busy ? 'Saving...' : correcting ? 'Correct tracking number' : 'Mark as shipped'}
+        {isSubmitting ? 'Saving...' : correcting ? 'Correct tracking number' : 'Mark as shipped'}
       </button>
     </form>
   )

@@ -1,5 +1,6 @@
+import { productInputSchema } from '@shop/domain'
+import type { z } from 'zod'
 import { useEffect, useMemo, useState } from 'react'
-import type { ChangeEvent, FormEvent } from 'react'
 import { Link, useNavigate, useParams } from 'react-router-dom'
 import { toast } from 'react-toastify'
 import useSWR, { useSWRConfig } from 'swr'
@@ -7,23 +8,19 @@ import useSWR, { useSWRConfig } from 'swr'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
-import { fieldErrorsOf } from '@/lib/admin/admin-client'
+import { showServerErrors, useZodForm } from '@/lib/admin/form'
 import type { AdminProduct } from '../api/products'
 import { createProduct, getAdminProduct, updateProduct } from '../api/products'
 import { CoverThumb } from '../components/CoverThumb'
-import { FieldError } from '@/components/admin/FieldError'
+import { FormField } from '@/components/admin/FormField'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
 import { ADMIN_PRODUCTS_KEY } from './Products'
 
-type Values = {
-  name: string
+/** The form's values as typed, validated by the API's own schema (domain's productInputSchema). */
+type Values = z.input<typeof productInputSchema> & {
   type: 'DIGITAL' | 'PHYSICAL'
-  priceEUR: string
   shippingCostEUR: string
-  totalStock: string
-  currentStock: string
-  shortDescription: string
   isAvailable: boolean
 }
 
@@ -85,12 +82,16 @@ export function ProductFormRoute() {
 function ProductForm({ product }: { product: AdminProduct | null }) {
   const navigate = useNavigate()
   const { mutate } = useSWRConfig()
-  const [values, setValues] = useState<Values>(product ? valuesOf(product) : NEW_PRODUCT)
+  const form = useZodForm(productInputSchema, {
+    defaultValues: product ? valuesOf(product) : NEW_PRODUCT,
+  })
+  const { errors, isSubmitting } = form.formState
+  const errorOf = (field: string) =>
+    (errors as Record<string, { message?: string } | undefined>)[field]?.message
+  const type = form.watch('type')
   const [cover, setCover] = useState<File | null>(null)
   const [digital, setDigital] = useState<File | null>(null)
-  const [errors, setErrors] = useState<Record<string, string>>({})
   const [generalError, setGeneralError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   const coverPreview = useMemo(() => (cover ? URL.createObjectURL(cover) : null), [cover])
   useEffect(
     () => () => (coverPreview ? URL.revokeObjectURL(coverPreview) : undefined),
@@ -100,69 +101,39 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
   // The stock the fields were filled with (a background refresh of `product` does not change it).
   const [loadedStock] = useState(() => product?.currentStock)
 
-  const clearError = (field: string) => {
+  const onSubmit = async (values: z.input<typeof productInputSchema>) => {
     setGeneralError(null)
-    setErrors((current) => {
-      if (!current[field]) return current
-      const next = { ...current }
-      delete next[field]
-      return next
-    })
-  }
-
-  const set =
-    (field: keyof Values) =>
-    (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
-      const target = event.target
-      const value =
-        target instanceof HTMLInputElement && target.type === 'checkbox'
-          ? target.checked
-          : target.value
-      setValues((current) => ({ ...current, [field]: value }))
-      clearError(field)
-    }
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    setGeneralError(null)
-    const form = new FormData()
-    form.append('name', values.name)
-    form.append('type', values.type)
-    form.append('priceEUR', values.priceEUR)
-    if (values.type === 'PHYSICAL') form.append('shippingCostEUR', values.shippingCostEUR)
-    form.append('totalStock', values.totalStock)
-    form.append('currentStock', values.currentStock)
+    const body = new FormData()
+    body.append('name', values.name ?? '')
+    body.append('type', values.type ?? '')
+    body.append('priceEUR', values.priceEUR ?? '')
+    if (values.type === 'PHYSICAL') body.append('shippingCostEUR', values.shippingCostEUR ?? '0')
+    body.append('totalStock', values.totalStock ?? '')
+    body.append('currentStock', values.currentStock ?? '')
     // The server applies the change relative to this, keeping copies ordered meanwhile.
-    if (loadedStock !== undefined) form.append('currentStockLoaded', String(loadedStock))
-    form.append('shortDescription', values.shortDescription)
-    form.append('isAvailable', values.isAvailable ? 'true' : 'false')
-    if (cover) form.append('coverImageFile', cover)
-    if (digital && values.type === 'DIGITAL') form.append('digitalFile', digital)
+    if (loadedStock !== undefined) body.append('currentStockLoaded', String(loadedStock))
+    body.append('shortDescription', values.shortDescription ?? '')
+    body.append('isAvailable', values.isAvailable === true ? 'true' : 'false')
+    if (cover) body.append('coverImageFile', cover)
+    if (digital && values.type === 'DIGITAL') body.append('digitalFile', digital)
     try {
       if (product) {
-        await updateProduct(String(product.id), form)
+        await updateProduct(String(product.id), body)
         toast.success('Product updated successfully!')
       } else {
-        await createProduct(form)
+        await createProduct(body)
         toast.success('Product created successfully!')
       }
       await mutate(ADMIN_PRODUCTS_KEY)
       navigate(paths.admin.products)
     } catch (failure) {
-      const byField = fieldErrorsOf(failure)
-      setErrors(byField)
+      const first = showServerErrors(form, failure)
       const fallback = product ? 'Failed to update product.' : 'Failed to create product.'
       const message = failure instanceof Error && failure.message ? failure.message : fallback
-      setGeneralError(
-        Object.keys(byField).length > 0 ? 'Please correct the errors below.' : message,
-      )
+      setGeneralError(first !== null ? 'Please correct the errors below.' : message)
       toast.error(message)
-      setBusy(false)
     }
   }
-
-  const describedBy = (field: string) => (errors[field] ? `${field}-error` : undefined)
 
   return (
     <section className="admin-page">
@@ -177,8 +148,10 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
 
       <form
         className="card admin-panel admin-form"
-        onSubmit={onSubmit}
+        onSubmit={form.handleSubmit(onSubmit)}
+        onChange={() => setGeneralError(null)}
         encType="multipart/form-data"
+        noValidate
       >
         {generalError ? (
           <div className="admin-alert admin-alert--error" role="alert">
@@ -186,215 +159,180 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
           </div>
         ) : null}
 
-        <div className="admin-field">
-          <label htmlFor="name">Name</label>
-          <input
-            id="name"
-            name="name"
-            required
-            value={values.name}
-            onChange={set('name')}
-            aria-invalid={Boolean(errors.name)}
-            aria-describedby={describedBy('name')}
-          />
-          <FieldError id="name-error" message={errors.name} />
-        </div>
+        <FormField id="name" label="Name" error={errorOf('name')}>
+          {(control) => <input {...control} {...form.register('name')} required />}
+        </FormField>
 
         <div className="admin-form__row">
-          <div className="admin-field">
-            <label htmlFor="type">Type</label>
-            <select
-              id="type"
-              name="type"
-              required
-              value={values.type}
-              onChange={set('type')}
-              aria-invalid={Boolean(errors.type)}
-              aria-describedby={describedBy('type')}
-            >
-              <option value="DIGITAL">Digital</option>
-              <option value="PHYSICAL">Physical</option>
-            </select>
-            <FieldError id="type-error" message={errors.type} />
-          </div>
-          <div className="admin-field">
-            <label htmlFor="priceEUR">Price (EUR)</label>
-            <input
-              id="priceEUR"
-              name="priceEUR"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0"
-              required
-              value={values.priceEUR}
-              onChange={set('priceEUR')}
-              aria-invalid={Boolean(errors.priceEUR)}
-              aria-describedby={describedBy('priceEUR')}
-            />
-            <FieldError id="priceEUR-error" message={errors.priceEUR} />
-          </div>
-        </div>
-
-        {values.type === 'PHYSICAL' ? (
-          <div className="admin-form__row">
-            <div className="admin-field">
-              <label htmlFor="shippingCostEUR">Shipping cost (EUR)</label>
+          <FormField id="type" label="Type" error={errorOf('type')}>
+            {(control) => (
+              <select {...control} {...form.register('type')} required>
+                <option value="DIGITAL">Digital</option>
+                <option value="PHYSICAL">Physical</option>
+              </select>
+            )}
+          </FormField>
+          <FormField id="priceEUR" label="Price (EUR)" error={errorOf('priceEUR')}>
+            {(control) => (
               <input
-                id="shippingCostEUR"
-                name="shippingCostEUR"
+                {...control}
+                {...form.register('priceEUR')}
                 type="number"
                 inputMode="decimal"
                 step="0.01"
                 min="0"
-                max="1000"
                 required
-                value={values.shippingCostEUR}
-                onChange={set('shippingCostEUR')}
-                aria-invalid={Boolean(errors.shippingCostEUR)}
-                aria-describedby={describedBy('shippingCostEUR') ?? 'shippingCostEUR-hint'}
               />
-              <p className="admin-field__hint" id="shippingCostEUR-hint">
-                Added to the price at checkout. 0 means shipping is included in the price.
-              </p>
-              <FieldError id="shippingCostEUR-error" message={errors.shippingCostEUR} />
-            </div>
+            )}
+          </FormField>
+        </div>
+
+        {type === 'PHYSICAL' ? (
+          <div className="admin-form__row">
+            <FormField
+              id="shippingCostEUR"
+              label="Shipping cost (EUR)"
+              error={errorOf('shippingCostEUR')}
+              hint="Added to the price at checkout. 0 means shipping is included in the price."
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  {...form.register('shippingCostEUR')}
+                  type="number"
+                  inputMode="decimal"
+                  step="0.01"
+                  min="0"
+                  max="1000"
+                  required
+                />
+              )}
+            </FormField>
           </div>
         ) : null}
 
         <div className="admin-form__row">
-          <div className="admin-field">
-            <label htmlFor="totalStock">Total stock</label>
-            <input
-              id="totalStock"
-              name="totalStock"
-              type="number"
-              inputMode="numeric"
-              step="1"
-              min="0"
-              required
-              value={values.totalStock}
-              onChange={set('totalStock')}
-              aria-invalid={Boolean(errors.totalStock)}
-              aria-describedby={describedBy('totalStock')}
-            />
-            <FieldError id="totalStock-error" message={errors.totalStock} />
-          </div>
-          <div className="admin-field">
-            <label htmlFor="currentStock">Current stock</label>
-            <input
-              id="currentStock"
-              name="currentStock"
-              type="number"
-              inputMode="numeric"
-              step="1"
-              min="0"
-              required
-              value={values.currentStock}
-              onChange={set('currentStock')}
-              aria-invalid={Boolean(errors.currentStock)}
-              aria-describedby={describedBy('currentStock') ?? 'currentStock-hint'}
-            />
-            <p className="admin-field__hint" id="currentStock-hint">
-              Copies available for sale now.
-            </p>
-            <FieldError id="currentStock-error" message={errors.currentStock} />
-          </div>
-        </div>
-
-        <div className="admin-field">
-          <label htmlFor="shortDescription">Short description</label>
-          <textarea
-            id="shortDescription"
-            name="shortDescription"
-            rows={4}
-            value={values.shortDescription}
-            onChange={set('shortDescription')}
-            aria-invalid={Boolean(errors.shortDescription)}
-            aria-describedby={describedBy('shortDescription')}
-          />
-          <FieldError id="shortDescription-error" message={errors.shortDescription} />
-        </div>
-
-        <div className="admin-field">
-          <label htmlFor="coverImageFile">
-            Cover image{product ? ' (optional: keeps the current one)' : ' (optional)'}
-          </label>
-          <div className="admin-file">
-            {coverPreview ? (
-              <img
-                className="admin-thumb admin-thumb--large"
-                src={coverPreview}
-                alt="New cover preview"
-                width={120}
-                height={180}
+          <FormField id="totalStock" label="Total stock" error={errorOf('totalStock')}>
+            {(control) => (
+              <input
+                {...control}
+                {...form.register('totalStock')}
+                type="number"
+                inputMode="numeric"
+                step="1"
+                min="0"
+                required
               />
-            ) : product?.coverImageUrl ? (
-              <CoverThumb
-                url={product.coverImageUrl}
-                name={product.name}
-                version={openedAt}
-                size="large"
+            )}
+          </FormField>
+          <FormField
+            id="currentStock"
+            label="Current stock"
+            error={errorOf('currentStock')}
+            hint="Copies available for sale now."
+          >
+            {(control) => (
+              <input
+                {...control}
+                {...form.register('currentStock')}
+                type="number"
+                inputMode="numeric"
+                step="1"
+                min="0"
+                required
               />
-            ) : null}
-            <input
-              id="coverImageFile"
-              name="coverImageFile"
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-              onChange={(event) => {
-                setCover(event.target.files?.[0] ?? null)
-                clearError('coverImageFile')
-              }}
-              aria-invalid={Boolean(errors.coverImageFile)}
-              aria-describedby={describedBy('coverImageFile')}
-            />
-          </div>
-          <FieldError id="coverImageFile-error" message={errors.coverImageFile} />
+            )}
+          </FormField>
         </div>
 
-        {values.type === 'DIGITAL' ? (
-          <div className="admin-field">
-            <label htmlFor="digitalFile">Digital file (.pdf or .epub)</label>
-            {product?.pdfFilename ? (
-              <p className="admin-field__hint">
-                Current file: <strong>{product.pdfFilename}</strong>
-              </p>
-            ) : null}
-            <input
-              id="digitalFile"
-              name="digitalFile"
-              type="file"
-              accept=".pdf,.epub,application/pdf,application/epub+zip"
-              onChange={(event) => {
-                setDigital(event.target.files?.[0] ?? null)
-                clearError('digitalFile')
-              }}
-              aria-invalid={Boolean(errors.digitalFile)}
-              aria-describedby={describedBy('digitalFile')}
-            />
-            <FieldError id="digitalFile-error" message={errors.digitalFile} />
-          </div>
+        <FormField
+          id="shortDescription"
+          label="Short description"
+          error={errorOf('shortDescription')}
+        >
+          {(control) => <textarea {...control} {...form.register('shortDescription')} rows={4} />}
+        </FormField>
+
+        <FormField
+          id="coverImageFile"
+          label={`Cover image${product ? ' (optional: keeps the current one)' : ' (optional)'}`}
+          error={errorOf('coverImageFile')}
+        >
+          {(control) => (
+            <div className="admin-file">
+              {coverPreview ? (
+                <img
+                  className="admin-thumb admin-thumb--large"
+                  src={coverPreview}
+                  alt="New cover preview"
+                  width={120}
+                  height={180}
+                />
+              ) : product?.coverImageUrl ? (
+                <CoverThumb
+                  url={product.coverImageUrl}
+                  name={product.name}
+                  version={openedAt}
+                  size="large"
+                />
+              ) : null}
+              <input
+                {...control}
+                name="coverImageFile"
+                type="file"
+                accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+                onChange={(event) => {
+                  setCover(event.target.files?.[0] ?? null)
+                  form.clearErrors('coverImageFile' as never)
+                }}
+              />
+            </div>
+          )}
+        </FormField>
+
+        {type === 'DIGITAL' ? (
+          <FormField
+            id="digitalFile"
+            label="Digital file (.pdf or .epub)"
+            error={errorOf('digitalFile')}
+            hint={
+              product?.pdfFilename ? (
+                <>
+                  Current file: <strong>{product.pdfFilename}</strong>
+                </>
+              ) : undefined
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                name="digitalFile"
+                type="file"
+                accept=".pdf,.epub,application/pdf,application/epub+zip"
+                onChange={(event) => {
+                  setDigital(event.target.files?.[0] ?? null)
+                  form.clearErrors('digitalFile' as never)
+                }}
+              />
+            )}
+          </FormField>
         ) : null}
 
-        <div className="admin-field admin-field--check">
-          <input
-            id="isAvailable"
-            name="isAvailable"
-            type="checkbox"
-            checked={values.isAvailable}
-            onChange={set('isAvailable')}
-          />
-          <label htmlFor="isAvailable">Available in the store</label>
-          <p className="admin-field__hint">Unchecked hides the book from the public store.</p>
-        </div>
+        <FormField
+          id="isAvailable"
+          label="Available in the store"
+          hint="Unchecked hides the book from the public store."
+          check
+        >
+          {(control) => <input {...control} {...form.register('isAvailable')} type="checkbox" />}
+        </FormField>
 
         <div className="admin-form__actions">
           <Link to={paths.admin.products} className="button button--ghost">
             Cancel
           </Link>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Saving...' : product ? 'Save changes' : 'Create product'}
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Saving...' : product ? 'Save changes' : 'Create product'}
           </button>
         </div>
       </form>

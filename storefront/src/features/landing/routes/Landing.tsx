@@ -4,8 +4,8 @@ import useSWR from 'swr'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
-import { faqsKey, getFaqs } from '../api/getFaqs'
-import { getLandingHero, landingHeroKey } from '../api/getLandingHero'
+import { faqsKey, getFaqs } from '../api/get-faqs'
+import { getLandingHero, landingHeroKey } from '../api/get-landing-hero'
 import { FaqAccordion } from '../components/FaqAccordion'
 import '../landing.css'
 

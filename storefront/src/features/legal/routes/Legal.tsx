@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
-import { getLegal, legalKey } from '../api/getLegal'
+import { getLegal, legalKey } from '../api/get-legal'
 import '../legal.css'
 
 /**

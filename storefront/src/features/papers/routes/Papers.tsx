@@ -6,7 +6,7 @@ import { AvailableLink } from '@/components/ui/AvailableLink'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 
-import { getPapers, getPapersPage, papersKey, papersPageKey } from '../api/getPapers'
+import { getPapers, getPapersPage, papersKey, papersPageKey } from '../api/get-papers'
 import { PaperCard } from '../components/PaperCard'
 import '../papers.css'
 

@@ -6,7 +6,7 @@ import { AvailableLink } from '@/components/ui/AvailableLink'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 
-import { getTools, toolsKey } from '../api/getTools'
+import { getTools, toolsKey } from '../api/get-tools'
 import '../proofs.css'
 
 const languageNames: Record<string, string> = {

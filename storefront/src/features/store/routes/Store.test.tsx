@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { pdfBook, printedBook, renderStore, stubApi } from '../testing/renderStore'
+import { pdfBook, printedBook, renderStore, stubApi } from '../testing/render-store'
 
 afterEach(() => {
   vi.unstubAllGlobals()

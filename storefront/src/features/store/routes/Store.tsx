@@ -2,8 +2,8 @@ import useSWR from 'swr'
 
 import { ErrorState, EmptyState } from '@/components/ui/StatusMessage'
 
-import { getProducts, productsKey } from '../api/getProducts'
-import { useBsvRate } from '../api/useBsvRate'
+import { getProducts, productsKey } from '../api/get-products'
+import { useBsvRate } from '../api/use-bsv-rate'
 import { ProductCard, ProductCardSkeleton } from '../components/ProductCard'
 import '../store.css'
 

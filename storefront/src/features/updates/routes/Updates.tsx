@@ -3,7 +3,7 @@ import useSWR from 'swr'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 
-import { getTimeline, timelineKey } from '../api/getTimeline'
+import { getTimeline, timelineKey } from '../api/get-timeline'
 import '../updates.css'
 
 const statusLabel = { completed: 'Completed', upcoming: 'Upcoming' } as const

@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
-import { getWallets, walletsKey } from '../api/getWallets'
+import { getWallets, walletsKey } from '../api/get-wallets'
 import '../wallet-info.css'
 
 /** Back where the visitor came from (often the checkout form), or home on a fresh tab. */

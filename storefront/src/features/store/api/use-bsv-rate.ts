@@ -1,6 +1,6 @@
 import useSWR from 'swr'
 
-import { bsvPriceKey, getBsvPrice } from './getBsvPrice'
+import { bsvPriceKey, getBsvPrice } from './get-bsv-price'
 
 /**
  * The live EUR-per-BSV rate, refreshed every minute. A failure is tolerated on purpose

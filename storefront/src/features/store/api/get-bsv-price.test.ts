@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { stubApi } from '../testing/renderStore'
-import { getBsvPrice } from './getBsvPrice'
+import { stubApi } from '../testing/render-store'
+import { getBsvPrice } from './get-bsv-price'
 
 afterEach(() => {
   vi.unstubAllGlobals()
