@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import { adminClient, XHR } from '@shop/cms/testing'
-import { SHIPPING, api, productIdOf } from '../payment-worker/test/payments/support'
+import { SHIPPING, api, productIdOf } from '@shop/payment-worker/testing'
 import { launchBrowser } from '../e2e/support/browser'
-import { paths } from '../storefront/src/config/paths'
+import { paths } from '@shop/storefront/paths'
 import { recordFingerprint } from './support/fingerprint'
 import { fmt, report } from './support/settings'
 import type { HardeningShop } from './support/shop'
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** Every route of the admin router, read from the router itself. */
 async function everyAdminRoute() {
-  const { adminRouter, listAdminRoutes } = await import('../cms/src/api/admin')
+  const { adminRouter, listAdminRoutes } = await import('@shop/cms/testing/internals')
   const { createLogger } = await import('@shop/cms/process')
   const router = adminRouter({
     payload: h.shop.payload,
@@ -203,7 +203,7 @@ describe('the admin API refuses everyone but a signed-in admin on the shop itsel
 
 describe('enumeration and rate limits', () => {
   it('gives orders random v4 UUIDs that probing cannot find', async () => {
-    const { createOrder } = await import('../cms/src/operations/orders/createOrder')
+    const { createOrder } = await import('@shop/cms/testing/internals')
     const { loadEnv } = await import('@shop/cms/process')
     const env = loadEnv()
     const ids: string[] = []
@@ -337,7 +337,7 @@ describe('enumeration and rate limits', () => {
 
 /** An order made by the checkout operation itself (HTTP order creation is rate limited here). */
 async function anOrderId(): Promise<string> {
-  const { createOrder } = await import('../cms/src/operations/orders/createOrder')
+  const { createOrder } = await import('@shop/cms/testing/internals')
   const { loadEnv } = await import('@shop/cms/process')
   const { orderId } = await createOrder({
     payload: h.shop.payload,

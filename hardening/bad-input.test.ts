@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
-import { productForm, validFields } from '../cms/test/admin/fixtures'
+import { productForm, validFields } from '@shop/cms/testing'
 import { XHR } from '@shop/cms/testing'
 import {
   SHIPPING,
@@ -12,7 +12,7 @@ import {
   productIdOf,
   waitFor,
   waitForStatus,
-} from '../payment-worker/test/payments/support'
+} from '@shop/payment-worker/testing'
 import { recordFingerprint } from './support/fingerprint'
 import {
   RAW_SEGMENTS,
@@ -150,7 +150,7 @@ beforeAll(async () => {
   expect(ids.file, 'a cover and a document to fetch').not.toContain('undefined')
 
   // Every admin route, read from the admin router itself.
-  const { adminRouter, listAdminRoutes } = await import('../cms/src/api/admin')
+  const { adminRouter, listAdminRoutes } = await import('@shop/cms/testing/internals')
   const { createLogger } = await import('@shop/cms/process')
   const routes = listAdminRoutes(
     adminRouter({ payload, logger: createLogger('silent'), publicUrl: h.shop.url }) as Router,

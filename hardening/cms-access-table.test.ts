@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { globalSlugs, slugs } from '@shop/cms/engine'
 import { createStaff } from '@shop/cms/testing'
-import { SHIPPING, productIdOf } from '../payment-worker/test/payments/support'
+import { SHIPPING, productIdOf } from '@shop/payment-worker/testing'
 import type { TestShop } from '@shop/cms/testing'
 import { startTestShop } from '@shop/cms/testing'
 import { report } from './support/settings'

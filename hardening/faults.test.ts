@@ -2,14 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import type { Order } from '@shop/cms/engine'
-import { sharedShopEnv, spawnTs } from '../payment-worker/test/payments/spawn'
-import type { PaymentsHarness } from '../payment-worker/test/payments/support'
-import {
-  SHIPPING,
-  productIdOf,
-  startPaymentsHarness,
-  waitFor,
-} from '../payment-worker/test/payments/support'
+import { sharedShopEnv, spawnTs } from '@shop/payment-worker/testing'
+import type { PaymentsHarness } from '@shop/payment-worker/testing'
+import { SHIPPING, productIdOf, startPaymentsHarness, waitFor } from '@shop/payment-worker/testing'
 import { createWhatsOnChainClient } from '@shop/chain'
 import { payFromTestWallet } from '@shop/chain/simulator'
 import type { FaultyChain } from './support/faultyChain'

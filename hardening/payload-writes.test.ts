@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import { createStaff } from '@shop/cms/testing'
-import {
-  answeredWithout5xx,
-  payloadWritesBesideCheckouts,
-} from '../cms/test/db/payloadWritesScenario'
-import { productIdOf } from '../payment-worker/test/payments/support'
+import { answeredWithout5xx, payloadWritesBesideCheckouts } from '@shop/cms/testing'
+import { productIdOf } from '@shop/payment-worker/testing'
 import type { TestShop } from '@shop/cms/testing'
 import { startTestShop } from '@shop/cms/testing'
 import { fmt, hardening, report } from './support/settings'

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createWhatsOnChainClient } from '@shop/chain'
 import { mineOnSimulator, payFromTestWallet } from '@shop/chain/simulator'
-import type { Mail } from './support/outside'
-import { freePort, startRateSources, startSmtpServer } from './support/outside'
+import type { Mail } from '../scripts/outside-services.mjs'
+import { freePort, startRateSources, startSmtpServer } from '../scripts/outside-services.mjs'
 
 /**
  * The production bundle on this machine, as the image runs it (issue 16, part 8): built once

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 import type { OwnerOrderAction } from './order-status'
 import { OWNER_ORDER_ACTION_NAMES } from './order-status'

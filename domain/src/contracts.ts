@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 /** The public product of the spec (section 3): what GET /api/products returns. */
 export const publicProductSchema = z.object({

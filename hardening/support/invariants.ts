@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import { outputsPaying } from '../../payment-worker/src/process-order'
+import { outputsPaying } from '@shop/payment-worker'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { slugs } from '@shop/cms/engine'
 import type { Order, Payment, Product } from '@shop/cms/engine'

@@ -3,8 +3,8 @@ import type { Payload } from 'payload'
 import { slugs } from '@shop/cms/engine'
 import type { AdminClient } from '@shop/cms/testing'
 import { adminClient, createStaff, signedIn } from '@shop/cms/testing'
-import type { PaymentsHarness } from '../../payment-worker/test/payments/support'
-import { startPaymentsHarness } from '../../payment-worker/test/payments/support'
+import type { PaymentsHarness } from '@shop/payment-worker/testing'
+import { startPaymentsHarness } from '@shop/payment-worker/testing'
 
 export const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' }
 export const EDITOR = { email: 'editor@example.com', password: 'editor-password-1' }

@@ -18,3 +18,5 @@ export {
   waitFor,
   waitForStatus,
 } from './shopApi'
+export { blob, pdfDocument, pngImage, productForm, validFields } from '../admin/fixtures'
+export { answeredWithout5xx, payloadWritesBesideCheckouts } from '../db/payloadWritesScenario'

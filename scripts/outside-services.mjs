@@ -1,14 +1,12 @@
+// The outside world of a production shop, on loopback, for the production bundle's test and the
+// benchmark: CoinGecko's and CoinPaprika's price APIs (one server, their paths) and an SMTP
+// server that keeps what it receives. The chain is the simulator (dist/chain-simulator.mjs), run
+// as its own process. Types: outside-services.d.mts.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 
 import { SMTPServer } from 'smtp-server'
 
-/**
- * The outside world of a production shop, on loopback: CoinGecko's and CoinPaprika's price APIs
- * (one server, their paths) and an SMTP server that keeps what it receives. The chain is the
- * simulator, run as its own process by the test.
- */
-export async function startRateSources(eurPerBsv: number) {
+export async function startRateSources(eurPerBsv) {
   const server = http.createServer((req, res) => {
     const url = req.url ?? ''
     const body = url.startsWith('/gecko/simple/price?ids=bitcoin-cash-sv&vs_currencies=eur')
@@ -22,26 +20,24 @@ export async function startRateSources(eurPerBsv: number) {
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${server.address().port}`
   return {
     coingeckoUrl: `${base}/gecko`,
     coinpaprikaUrl: `${base}/paprika`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
 
-export type Mail = { from: string; to: string[]; raw: string }
-
 export async function startSmtpServer() {
-  const mails: Mail[] = []
+  const mails = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {
       let raw = ''
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')))
+      stream.on('data', (chunk) => (raw += chunk.toString('utf8')))
       stream.on('end', () => {
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -52,19 +48,19 @@ export async function startSmtpServer() {
       })
     },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
-    port: (server.server.address() as AddressInfo).port,
+    port: server.server.address().port,
     mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
 
 /** A free TCP port on loopback (for processes that must be told theirs). */
-export async function freePort(): Promise<number> {
+export async function freePort() {
   const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  await new Promise((resolve) => server.close(() => resolve()))
   return port
 }
