@@ -8,6 +8,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { buildSteps } from './build-plan.mjs'
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dev = process.argv.includes('--dev')
 const production = process.env.NODE_ENV === 'production'
@@ -42,42 +44,12 @@ function buildIfStale({ name, output, sources, command, buildEnv = {} }) {
   })
 }
 
-if (!dev) {
-  buildIfStale({
-    name: 'the storefront',
-    output: path.join(root, 'storefront/dist/index.html'),
-    sources: [
-      'storefront/src',
-      'storefront/index.html',
-      'storefront/public',
-      'storefront/vite.config.ts',
-      'domain/src',
-    ],
-    command: ['build', '-w', 'storefront'],
-    // With NODE_ENV=development Vite would bundle React's development build.
-    buildEnv: { NODE_ENV: 'production' },
-  })
-  buildIfStale({
-    name: 'the CMS admin (Next, about a minute)',
-    output: path.join(root, 'cms/.next/BUILD_ID'),
-    sources: [
-      'cms/src/payload.config.ts',
-      'cms/src/collections',
-      'cms/src/globals',
-      'cms/src/access',
-      'cms/src/app',
-      'cms/next.config.mjs',
-    ],
-    command: ['build', '-w', 'cms'],
-  })
-  if (production)
-    buildIfStale({
-      name: 'the production bundle',
-      output: path.join(root, 'dist/web.mjs'),
-      sources: ['cms/src', 'payment-worker/src', 'chain/src', 'domain/src'],
-      command: ['exec', '--', 'node', 'scripts/build-bundle.mjs'],
-    })
-}
+if (!dev)
+  for (const step of buildSteps({ production }))
+    buildIfStale({ ...step, output: path.join(root, step.output) })
+
+// `--build-only`: what is stale is built, nothing is started (the benchmark times starts alone).
+if (process.argv.includes('--build-only')) process.exit(0)
 
 // Production runs the compiled bundle; test mode runs the TypeScript entries through
 // scripts/run-ts.mjs (esbuild, then Node's own loader).

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 import type { OrderStatus } from './order-status'
 
@@ -6,6 +6,13 @@ import type { OrderStatus } from './order-status'
  * Payment contracts of the public API (spec sections 3 and 7) and the rule that derives an
  * order's status from the payments recorded for it. No I/O: the worker feeds it facts.
  */
+
+/**
+ * What a buyer reads when checkout is saturated: HTTP 503 with Retry-After, nothing taken. The
+ * checkout screen waits the time given and tries again by itself.
+ */
+export const SHOP_BUSY =
+  'Many people are ordering right now. Your order was not placed yet; please try again in a moment.'
 
 export const createOrderRequestSchema = z.object({
   productId: z.union([z.string().trim().min(1), z.number()]).transform((v) => String(v)),

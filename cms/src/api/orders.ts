@@ -1,4 +1,4 @@
-import { createOrderRequestSchema } from '@shop/domain'
+import { createOrderRequestSchema, SHOP_BUSY } from '@shop/domain'
 import { Router } from 'express'
 import { rateLimit } from 'express-rate-limit'
 import type { Payload } from 'payload'
@@ -7,6 +7,7 @@ import { env } from '../config/runtime'
 import { OrderRequestError, createOrder } from '../operations/orders/createOrder'
 import { getOrderInfo, getPaymentStatus } from '../operations/orders/getOrderView'
 import { RateUnavailableError } from '@shop/chain'
+import { admissionGate } from '../server/admission'
 import type { Logger } from '../server/logger'
 import { DatabaseRateLimitStore } from '../server/rateLimitStore'
 
@@ -31,7 +32,18 @@ export function ordersRouter({ payload, logger }: { payload: Payload; logger: Lo
     },
   })
 
-  router.post('/create', createLimit, async (req, res) => {
+  // A saturated shop says so at once; the checkout screen waits Retry-After and tries again.
+  const admission = admissionGate({
+    ...env.checkout,
+    busy: (res, retryAfterSeconds) => {
+      res
+        .status(503)
+        .set('Retry-After', String(retryAfterSeconds))
+        .json({ success: false, error: SHOP_BUSY })
+    },
+  })
+
+  router.post('/create', admission, createLimit, async (req, res) => {
     const parsed = createOrderRequestSchema.safeParse(req.body ?? {})
     if (!parsed.success) {
       const field = parsed.error.issues[0]?.path.join('.') ?? 'request'

@@ -89,6 +89,9 @@ const schema = z.object({
   // Test hook: the worker exits right after recording payments, or just before delivering.
   WORKER_CRASH_AT: z.enum(['after-record', 'before-fulfil']).optional(),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
+  CHECKOUT_CONCURRENCY: intFrom(4, 1),
+  CHECKOUT_QUEUE: intFrom(100, 0),
+  CHECKOUT_MAX_WAIT_MS: intFrom(4000, 1),
   MAX_OPEN_ORDERS_PER_CLIENT: intFrom(5, 1),
   MAX_OPEN_ORDERS_PER_EMAIL: intFrom(3, 1),
   EMAILS_PER_ADDRESS_PER_HOUR: intFrom(5, 1),
@@ -187,6 +190,8 @@ export type Env = {
   workerCrashAt: 'after-record' | 'before-fulfil' | undefined
   /** Order creations allowed per client per minute. */
   orderCreateRateLimit: number
+  /** Checkout's admission control (server/admission.ts). */
+  checkout: { concurrency: number; queue: number; maxWaitMs: number }
   /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
   maxOpenOrdersPerClient: number
   maxOpenOrdersPerEmail: number
@@ -362,6 +367,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     workerCrashAt: isProduction ? undefined : e.WORKER_CRASH_AT,
     orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
+    checkout: {
+      concurrency: e.CHECKOUT_CONCURRENCY,
+      queue: e.CHECKOUT_QUEUE,
+      maxWaitMs: e.CHECKOUT_MAX_WAIT_MS,
+    },
     maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
     maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,
     emailsPerAddressPerHour: e.EMAILS_PER_ADDRESS_PER_HOUR,

@@ -1,9 +1,9 @@
 /**
  * Starts the web process once its settings are valid (see main.ts): Payload, the seed in
- * test mode, Next for /cms, and the express app on one port, with graceful shutdown.
+ * test mode, and the express app on one port, with graceful shutdown. Next (Payload's admin
+ * under /cms) is loaded by the first request for /cms (lazyNext.ts).
  */
 import http from 'node:http'
-import next from 'next'
 import { getPayload } from 'payload'
 
 import { ensureDemoAdmin } from '../bootstrap/demoAdmin'
@@ -12,6 +12,7 @@ import { fromRoot } from '../config/paths'
 import config from '../payload.config'
 import { seed } from '../seed'
 import { createApp } from './app'
+import { lazyNext } from './lazyNext'
 import { createLogger, prettyLogs } from './logger'
 
 export async function startWebProcess({
@@ -33,17 +34,8 @@ export async function startWebProcess({
     demoAdmin = await ensureDemoAdmin({ payload, env })
   }
 
-  const nextApp = next({ dev, dir: fromRoot('cms'), quiet: !dev })
-  await nextApp.prepare()
-  const handle = nextApp.getRequestHandler()
-
-  const app = createApp({
-    payload,
-    env,
-    logger,
-    dev,
-    nextHandler: (req, res) => handle(req, res),
-  })
+  const nextApp = lazyNext({ dev, dir: fromRoot('cms'), logger })
+  const app = createApp({ payload, env, logger, dev, nextHandler: nextApp.handler })
   const server = http.createServer(app)
   server.keepAliveTimeout = 65_000
   await new Promise<void>((resolve, reject) => {

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number | null,
     readonly body: unknown = null,
+    /** Seconds the server asked us to wait before trying again (a busy 503's Retry-After). */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -61,8 +63,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions): Prom
       parsed = null
     }
   }
-  if (!response.ok)
-    throw new ApiError(serverMessage(parsed) ?? fallbackMessage, response.status, parsed)
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('Retry-After'))
+    throw new ApiError(
+      serverMessage(parsed) ?? fallbackMessage,
+      response.status,
+      parsed,
+      Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    )
+  }
   return parsed as T
 }
 

@@ -10,6 +10,7 @@ import {
   PHONE_RULE,
 } from '@shop/domain'
 import type { Payload } from 'payload'
+import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
@@ -54,9 +55,9 @@ type OrderSettings = RateSettings &
   >
 
 /**
- * Checkout: validates the request, reserves one copy atomically, prices it at the current rate,
- * claims a never-used address index and stores the order. The copy is given back if anything
- * after the reservation fails, so a failed checkout never leaks stock.
+ * Checkout: validates the request, prices it at the current rate, then in one transaction claims
+ * a never-used address index, stores the order and takes one copy for it. A failed or cut-off
+ * checkout leaves nothing behind: no order, no copy taken, no index spent.
  */
 export async function createOrder({
   payload,
@@ -110,63 +111,69 @@ export async function createOrder({
   const rate = await rateProviderFor(env).getRate()
   const amountSatoshiExpected = eurToSatoshis(priceEUR, rate)
 
-  // The order is stored first, holding no copy (stockReleasedAt set); the copy is then taken
-  // and claimed by the order in one atomic step. A process killed anywhere in between leaves at
-  // most an order that holds nothing (it expires), never a copy that belongs to no order.
-  const addressIndex = await claimAddressIndex({ payload })
-  const paymentAddress = deriveOrderAddress({
-    xpub: env.bsvXpub,
-    index: addressIndex,
-    network: env.bsvNetwork,
-  })
-  const shipping = (
-    field:
-      | (typeof REQUIRED_SHIPPING)[number][0]
-      | 'shippingAddressLine2'
-      | 'shippingStateProvince'
-      | 'shippingPhone',
-  ) => (physical ? input[field]?.trim() || null : null)
-  // One INSERT into one table, atomic by itself: no transaction (and its connection) needed.
-  const order = await payload.create({
-    collection: slugs.orders,
-    depth: 0,
-    select: { id: true },
-    disableTransaction: true,
-    data: {
-      status: 'AWAITING_PAYMENT',
-      product: product.id,
-      productName: product.name,
-      productType: physical ? 'PHYSICAL' : 'DIGITAL',
-      userEmail: email,
-      clientKey,
-      tokenAddress: token.value,
-      priceAtPurchaseUSD: Number(priceEUR),
-      shippingCostEUR,
-      bsvUsdRateAtPurchase: rate,
-      amountSatoshiExpected,
-      amountSatoshiReceived: 0,
-      paymentAddress,
-      addressIndex,
-      gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
-      shippingName: shipping('shippingName'),
-      shippingAddressLine1: shipping('shippingAddressLine1'),
-      shippingAddressLine2: shipping('shippingAddressLine2'),
-      shippingCity: shipping('shippingCity'),
-      shippingStateProvince: shipping('shippingStateProvince'),
-      shippingPostalCode: shipping('shippingPostalCode'),
-      shippingCountry: physical ? (findCountry(input.shippingCountry)?.name ?? null) : null,
-      shippingPhone: shipping('shippingPhone'),
-      stockReleasedAt: new Date().toISOString(),
-    } as never,
-  })
-  const orderId = String(order.id)
-  if (!(await reserveStockForOrder({ payload, productId: product.id, orderId }))) {
-    await payload.delete({ collection: slugs.orders, id: orderId, disableTransaction: true })
-    throw new OrderRequestError('This book is out of stock.', 409)
+  // One transaction, one commit to disk: the address index, the order and its copy of the book
+  // are taken together or not at all. (They were three commits, each an fsync that blocks the
+  // event loop: most of a checkout's time under a rush, issue 18.) Inside it the order is stored
+  // holding no copy (stockReleasedAt set), then the copy is taken and claimed by the order in
+  // one conditional statement; when none is left, everything is rolled back.
+  const req = await createLocalReq({}, payload)
+  const ownsTransaction = await initTransaction(req)
+  try {
+    const addressIndex = await claimAddressIndex({ payload, req })
+    const paymentAddress = deriveOrderAddress({
+      xpub: env.bsvXpub,
+      index: addressIndex,
+      network: env.bsvNetwork,
+    })
+    const shipping = (
+      field:
+        | (typeof REQUIRED_SHIPPING)[number][0]
+        | 'shippingAddressLine2'
+        | 'shippingStateProvince'
+        | 'shippingPhone',
+    ) => (physical ? input[field]?.trim() || null : null)
+    const order = await payload.create({
+      collection: slugs.orders,
+      depth: 0,
+      select: { id: true },
+      req,
+      data: {
+        status: 'AWAITING_PAYMENT',
+        product: product.id,
+        productName: product.name,
+        productType: physical ? 'PHYSICAL' : 'DIGITAL',
+        userEmail: email,
+        clientKey,
+        tokenAddress: token.value,
+        priceAtPurchaseUSD: Number(priceEUR),
+        shippingCostEUR,
+        bsvUsdRateAtPurchase: rate,
+        amountSatoshiExpected,
+        amountSatoshiReceived: 0,
+        paymentAddress,
+        addressIndex,
+        gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
+        shippingName: shipping('shippingName'),
+        shippingAddressLine1: shipping('shippingAddressLine1'),
+        shippingAddressLine2: shipping('shippingAddressLine2'),
+        shippingCity: shipping('shippingCity'),
+        shippingStateProvince: shipping('shippingStateProvince'),
+        shippingPostalCode: shipping('shippingPostalCode'),
+        shippingCountry: physical ? (findCountry(input.shippingCountry)?.name ?? null) : null,
+        shippingPhone: shipping('shippingPhone'),
+        stockReleasedAt: new Date().toISOString(),
+      } as never,
+    })
+    const orderId = String(order.id)
+    if (!(await reserveStockForOrder({ payload, productId: product.id, orderId, req })))
+      throw new OrderRequestError('This book is out of stock.', 409)
+    if (ownsTransaction) await commitTransaction(req)
+    // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
+    return { orderId }
+  } catch (error) {
+    await killTransaction(req)
+    throw error
   }
-
-  // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
-  return { orderId }
 }
 
 async function findProduct(payload: Payload, id: string): Promise<Product | null> {

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router-dom'
 import { toast } from 'react-toastify'
 
 import { paths } from '@/config/paths'
+import { ApiError } from '@/lib/api-client'
 
 import { createOrder } from '../api/create-order'
 import type { CreateOrderRequest, ShippingDetails } from '../api/create-order'
@@ -29,6 +30,32 @@ const PHONE_MESSAGE =
 
 type FieldErrors = { userEmail?: string; shippingPhone?: string }
 
+/** Times the form asks again by itself when the shop answers busy (503 with Retry-After). */
+const BUSY_RETRIES = 5
+const MAX_RETRY_WAIT_SECONDS = 15
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The order, asked again while the shop says it is busy; `waiting` tells the buyer why. */
+async function createOrderPatiently(
+  body: CreateOrderRequest,
+  waiting: (seconds: number | null) => void,
+) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await createOrder(body)
+    } catch (error) {
+      const busy = error instanceof ApiError && error.status === 503 && error.retryAfterSeconds
+      if (!busy || attempt >= BUSY_RETRIES) throw error
+      // A little spread, so buyers turned away together do not all come back together.
+      const seconds = Math.min(error.retryAfterSeconds!, MAX_RETRY_WAIT_SECONDS)
+      waiting(seconds)
+      await sleep(seconds * 1000 + Math.random() * 1000)
+      waiting(null)
+    }
+  }
+}
+
 /** Contact details, shipping (PHYSICAL only), the terms, and 'Proceed to Payment' (spec sections 2, 5). */
 export function CheckoutForm({ product }: { product: CheckoutProduct }) {
   const navigate = useNavigate()
@@ -39,6 +66,7 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
   const [errors, setErrors] = useState<FieldErrors>({})
   const [generalError, setGeneralError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [retryIn, setRetryIn] = useState<number | null>(null)
   const isPhysical = product.type === 'PHYSICAL'
 
   // Editing a field clears its own error and the general error.
@@ -75,7 +103,7 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
     setBusy(true)
     setGeneralError(null)
     try {
-      const result = await createOrder(body)
+      const result = await createOrderPatiently(body, setRetryIn)
       if (result?.success && result.orderId !== undefined && result.orderId !== null) {
         navigate(paths.pay(String(result.orderId)))
         return
@@ -88,6 +116,7 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
       setGeneralError(message)
       toast.error(message)
     } finally {
+      setRetryIn(null)
       setBusy(false)
     }
   }
@@ -182,6 +211,13 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
       {generalError ? (
         <p className="form-error form-error--general" role="alert">
           {generalError}
+        </p>
+      ) : null}
+
+      {retryIn !== null ? (
+        <p className="checkout-busy" role="status">
+          Many people are ordering right now. Your details are kept: we will try again in {retryIn}{' '}
+          {retryIn === 1 ? 'second' : 'seconds'}.
         </p>
       ) : null}
 

@@ -26,9 +26,12 @@ const PHYSICAL: CheckoutProduct = {
   shippingCostEUR: '0.00',
 }
 
-type Reply = { status?: number; body: unknown }
-const json = ({ status = 200, body }: Reply) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+type Reply = { status?: number; body: unknown; headers?: Record<string, string> }
+const json = ({ status = 200, body, headers = {} }: Reply) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  })
 
 /** Stubs fetch with one handler per path; returns the recorded calls. */
 function stubApi(handlers: Record<string, (init?: RequestInit) => Reply | Promise<Reply>>) {
@@ -309,6 +312,56 @@ describe('/checkout', () => {
       shippingCountry: 'United Kingdom',
       shippingPhone: '+44 (20) 7946-0958',
     })
+  })
+
+  it('when the shop is busy (503 with Retry-After), says so kindly and tries again by itself', async () => {
+    let asked = 0
+    const calls = stubApi({
+      '/api/orders/create': () =>
+        ++asked === 1
+          ? {
+              status: 503,
+              headers: { 'Retry-After': '1' },
+              body: { success: false, error: 'Many people are ordering right now.' },
+            }
+          : { body: { success: true, orderId: 'order-after-wait' } },
+    })
+    const user = userEvent.setup()
+    renderCheckout(PDF)
+    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
+    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
+    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Many people are ordering right now. Your details are kept: we will try again in 1 second.',
+    )
+    expect(screen.getByRole('button', { name: 'Processing...' })).toBeDisabled()
+    // No error is shown while it waits: the buyer has done nothing wrong.
+    expect(document.querySelector('.form-error--general')).toBeNull()
+    expect(
+      await screen.findByText('pay page /pay/order-after-wait', {}, { timeout: 5000 }),
+    ).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/orders/create')).toHaveLength(2)
+  })
+
+  it('does not retry a 503 without Retry-After (no BSV rate): it shows the reason', async () => {
+    const calls = stubApi({
+      '/api/orders/create': () => ({
+        status: 503,
+        body: { success: false, error: 'The BSV price is unavailable right now.' },
+      }),
+    })
+    const user = userEvent.setup()
+    renderCheckout(PDF)
+    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
+    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
+    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    await waitFor(() =>
+      expect(document.querySelector('.form-error--general')).toHaveTextContent(
+        'The BSV price is unavailable right now.',
+      ),
+    )
+    expect(calls.filter((c) => c.path === '/api/orders/create')).toHaveLength(1)
   })
 
   it("shows the server's error when the order cannot be created, and clears it on edit", async () => {

@@ -1,0 +1,229 @@
+// The benchmark's rows: every number the run measured, each with its target (when it has one)
+// and whether the target was met. The JSON result keeps them all, so two runs can be compared.
+
+const ratio = (a, b) => (b > 0 ? a / b : 0)
+
+/** Every row of a run's results, in the order the table prints them. */
+export function rowsOf(r) {
+  const rows = []
+  const add = (section, label, value, unit, { detail = '', target, met } = {}) =>
+    rows.push({ section, label, value, unit, detail, target, met })
+
+  if (r.startup) {
+    const s = 'Start-up (launch -> first page)'
+    add(s, 'test mode, first run (fresh database)', r.startup.testMode.firstRunMs, 'ms')
+    add(s, 'test mode, later run', r.startup.testMode.laterRunMs, 'ms')
+    add(
+      s,
+      `production, first run (fresh database${r.startup.production.includedBuild ? ', with build' : ''})`,
+      r.startup.production.firstRunMs,
+      'ms',
+    )
+    add(s, 'production, later run', r.startup.production.laterRunMs, 'ms', {
+      target: '< 2000 ms',
+      met: r.startup.production.laterRunMs < 2000,
+    })
+  }
+
+  if (r.catalogue) {
+    const s = 'Catalogue'
+    for (const c of [1, 50]) {
+      for (const [ours, payloadName, staticName] of [
+        ['GET /api/products', 'Payload REST list', 'static list'],
+        ['GET /api/products/{id}', 'Payload REST one', 'static one'],
+      ]) {
+        const o = r.catalogue[`${ours} c${c}`]
+        const p = r.catalogue[`${payloadName} c${c}`]
+        const st = r.catalogue[`${staticName} c${c}`]
+        const detail = `p50 ${o.p50} ms, p99 ${o.p99} ms, ${o.errors} errors`
+        if (c === 50)
+          add(s, `${ours} (${c} conn)`, o.rps, 'req/s', {
+            detail,
+            target: 'p99 < 20 ms, 0 errors',
+            met: o.p99 < 20 && o.errors === 0,
+          })
+        else add(s, `${ours} (${c} conn)`, o.rps, 'req/s', { detail })
+        add(s, `  x Payload REST (${p.rps} req/s)`, +ratio(o.rps, p.rps).toFixed(1), 'x', {
+          target: c === 50 ? '>= 5 x' : undefined,
+          met: c === 50 ? ratio(o.rps, p.rps) >= 5 : undefined,
+        })
+        add(
+          s,
+          `  % of express.static (${st.rps} req/s)`,
+          Math.round(100 * ratio(o.rps, st.rps)),
+          '%',
+          {
+            target: c === 50 ? '>= 50 %' : undefined,
+            met: c === 50 ? ratio(o.rps, st.rps) >= 0.5 : undefined,
+          },
+        )
+      }
+    }
+    add(
+      s,
+      'admin change visible next request',
+      r.catalogue.freshAfterAdminChange ? 'yes' : 'no',
+      '',
+      {
+        target: 'yes',
+        met: r.catalogue.freshAfterAdminChange === true,
+      },
+    )
+  }
+
+  if (r.checkout) {
+    const s = 'Checkout (50 buyers)'
+    const o = r.checkout.ours
+    const p = r.checkout.payloadRest
+    const statuses = Object.entries(o.statuses)
+      .map(([code, n]) => `${n} x ${code}`)
+      .join(', ')
+    add(s, 'POST /api/orders/create', o.perSecond, 'orders/s', {
+      detail: `p50 ${o.p50} ms, p99 ${o.p99} ms, max ${o.max} ms; ${statuses}`,
+    })
+    add(
+      s,
+      `  x Payload REST create (${p.perSecond}/s)`,
+      +ratio(o.perSecond, p.perSecond).toFixed(1),
+      'x',
+      {
+        detail: `Payload REST p50 ${p.p50} ms, p99 ${p.p99} ms`,
+        target: '>= 3 x',
+        met: ratio(o.perSecond, p.perSecond) >= 3,
+      },
+    )
+    add(s, '  p99 / p50', +ratio(o.p99, o.p50).toFixed(1), 'x', {
+      target: '<= 5 x',
+      met: ratio(o.p99, o.p50) <= 5,
+    })
+    add(s, '  waiting past 10 s', o.timeouts, 'requests', {
+      detail: `${o.errors} connection errors`,
+      target: '0',
+      met: o.timeouts === 0 && o.errors === 0,
+    })
+    const busy = o.statuses['503'] ?? 0
+    add(s, '  answered 503 (busy, Retry-After)', busy, 'requests')
+    add(s, '  stock exact (taken = orders stored)', r.checkout.stockExact ? 'yes' : 'no', '', {
+      detail: `${r.checkout.ordersInDb} orders`,
+      target: 'yes',
+      met: r.checkout.stockExact === true,
+    })
+  }
+
+  if (r.detection) {
+    const s = 'Payment detection (3 req/s chain budget)'
+    for (const [size, d] of Object.entries(r.detection)) {
+      add(s, `${size} watched orders: median`, d.medianMs, 'ms', {
+        detail: `max ${d.maxMs} ms`,
+        target: '< 1000 ms',
+        met: d.medianMs < 1000,
+      })
+      add(s, `${size} watched orders: chain calls`, d.callsPerMinute, '/min', {
+        target: '<= 180 /min',
+        met: d.callsPerMinute <= 180,
+      })
+      add(s, `${size} watched orders: block to PAID`, d.paidMedianMs, 'ms', {
+        detail: `max ${d.paidMaxMs} ms`,
+      })
+    }
+  }
+
+  if (r.pages) {
+    const s = 'Pages (Lighthouse mobile)'
+    if (r.pages.skipped) add(s, 'skipped', '-', '', { detail: r.pages.skipped })
+    else
+      for (const [name, p] of Object.entries(r.pages)) {
+        add(s, `${name} performance`, p.performance, '', {
+          detail: `LCP ${p.lcpMs} ms, TBT ${p.tbtMs} ms, CLS ${p.cls}`,
+          target: '>= 98, LCP < 2000 ms',
+          met: p.performance >= 98 && p.lcpMs < 2000,
+        })
+        add(s, `${name} accessibility`, p.accessibility, '', {
+          detail: p.failed.join(', '),
+          target: '100',
+          met: p.accessibility === 100,
+        })
+        add(s, `${name} JavaScript`, p.jsKB, 'KB gz', {
+          detail: p.adminCode ? 'admin code loaded' : 'no admin code',
+          target: '< 80 KB, no admin code',
+          met: p.jsKB < 80 && !p.adminCode,
+        })
+      }
+  }
+
+  if (r.memory) {
+    const s = 'Memory (RSS MB)'
+    for (const [phase, m] of Object.entries(r.memory)) {
+      const atRest = phase === 'at rest, production'
+      add(s, `${phase}: web`, m.web, 'MB', {
+        detail: `worker ${m.worker} MB`,
+        target: atRest ? '< 200 MB' : undefined,
+        met: atRest ? m.web < 200 : undefined,
+      })
+    }
+  }
+  return rows
+}
+
+const pad = (text, width) => String(text).padEnd(width)
+const mark = (met) => (met === undefined ? '' : met ? 'met' : 'MISSED')
+
+/** The table: one line per row, grouped by section, each target marked met or MISSED. */
+export function printTable(results) {
+  const lines = [
+    '',
+    `Book shop benchmark, ${results.when} (${results.machine.cpus} CPUs, ${results.machine.node}${results.quick ? ', --quick' : ''})`,
+  ]
+  let section = ''
+  for (const row of results.rows) {
+    if (row.section !== section) {
+      section = row.section
+      lines.push('', section)
+    }
+    lines.push(
+      [
+        pad(`  ${row.label}`, 46),
+        pad(`${row.value} ${row.unit}`.trim(), 16),
+        pad(row.target ?? '', 24),
+        pad(mark(row.met), 7),
+        row.detail,
+      ]
+        .join(' ')
+        .trimEnd(),
+    )
+  }
+  const targets = results.rows.filter((r) => r.met !== undefined)
+  const missed = targets.filter((r) => !r.met)
+  lines.push(
+    '',
+    `${targets.length - missed.length} of ${targets.length} targets met${missed.length ? `; MISSED: ${missed.map((r) => `${r.section} / ${r.label.trim()}`).join('; ')}` : ''}`,
+  )
+  console.log(lines.join('\n'))
+}
+
+/** Two runs side by side: every numeric row found in both, with B / A. */
+export function compareRuns(a, b) {
+  const key = (row) =>
+    `${row.section} / ${row.label.trim().replace(/\s*\(\d+(\/s| req\/s)\)$/, '')}`
+  const before = new Map((a.rows ?? []).map((row) => [key(row), row]))
+  const lines = [
+    `A: ${a.when} (${a.machine?.cpus} CPUs)`,
+    `B: ${b.when} (${b.machine?.cpus} CPUs)`,
+    '',
+  ]
+  lines.push([pad('row', 72), pad('A', 14), pad('B', 14), 'B / A'].join(' '))
+  for (const row of b.rows ?? []) {
+    const old = before.get(key(row))
+    if (!old) continue
+    const numeric = typeof row.value === 'number' && typeof old.value === 'number'
+    lines.push(
+      [
+        pad(key(row), 72),
+        pad(`${old.value} ${old.unit}`.trim(), 14),
+        pad(`${row.value} ${row.unit}`.trim(), 14),
+        numeric && old.value !== 0 ? (row.value / old.value).toFixed(2) : '',
+      ].join(' '),
+    )
+  }
+  console.log(lines.join('\n'))
+}

@@ -1,0 +1,44 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { describe, expect, it } from 'vitest'
+
+import { buildSteps } from '../scripts/build-plan.mjs'
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const scriptsOf = (dir: string) =>
+  (
+    JSON.parse(fs.readFileSync(path.join(repo, dir, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+  ).scripts
+
+/**
+ * Issue 18, found by the benchmark: `NODE_ENV=production npm start` with sources newer than the
+ * bundle ran `npm run exec -- node scripts/build-bundle.mjs`, which is no script: the shop did
+ * not start ("Missing script: exec"). Every step `npm start` may run is a real npm script.
+ */
+describe('what npm start builds', () => {
+  it.each([false, true])(
+    'names real npm scripts and real sources (production: %s)',
+    (production) => {
+      for (const step of buildSteps({ production })) {
+        const [script, ...rest] = step.command
+        const at = rest.indexOf('-w')
+        const workspace = at >= 0 ? rest[at + 1]! : '.'
+        expect(
+          scriptsOf(workspace),
+          `${step.name}: npm run ${step.command.join(' ')}`,
+        ).toHaveProperty([script!])
+        for (const source of step.sources)
+          expect(fs.existsSync(path.join(repo, source)), source).toBe(true)
+      }
+    },
+  )
+
+  it('includes the production bundle only in production', () => {
+    expect(buildSteps({ production: true }).map((s) => s.output)).toContain('dist/web.mjs')
+    expect(buildSteps({ production: false }).map((s) => s.output)).not.toContain('dist/web.mjs')
+  })
+})
