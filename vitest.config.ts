@@ -60,6 +60,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A fresh browser context's first page (the entry and a lazy chunk) can take more than
+          // poll's default second on a loaded 2-core machine: each poll waits up to 5 s.
+          expect: { poll: { timeout: 5_000 } },
         },
       },
       {
