@@ -29,6 +29,8 @@ export default defineConfig({
           include: ['storefront/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['storefront/src/testing/setup.ts'],
+          // A form filled key by key (user-event) beside the browser suite on 2 cores took 5 s.
+          testTimeout: 20_000,
         },
       },
       {

@@ -30,6 +30,9 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
+    // dist/.vite/manifest.json: which files draw each screen, so the web process can name the
+    // first screen's files in the page it serves (cms/src/server/storefrontPage.ts).
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -1,10 +1,8 @@
 import { Router } from 'express'
 import type { Request, Response } from 'express'
 import zlib from 'node:zlib'
-import type { Payload } from 'payload'
 
-import type { CachedJson } from '../operations/products/catalogue'
-import { createCatalogue } from '../operations/products/catalogue'
+import type { CachedJson, Catalogue } from '../operations/products/catalogue'
 import type { Logger } from '../server/logger'
 import { apiErrorHandler } from './errors'
 
@@ -18,9 +16,14 @@ const GZIP_MIN_BYTES = 1024
  * logging and on-the-fly compression: each answer's gzip is made once per catalogue version.
  * Other methods fall through to the API's 404.
  */
-export function productsRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
+export function productsRouter({
+  catalogue,
+  logger,
+}: {
+  catalogue: Catalogue
+  logger: Logger
+}): Router {
   const router = Router()
-  const catalogue = createCatalogue(payload)
 
   router.get('/', async (req, res) => {
     sendCached(req, res, await catalogue.list())

@@ -1,6 +1,5 @@
 import express from 'express'
 import type { Express, RequestHandler } from 'express'
-import fs from 'node:fs'
 import path from 'node:path'
 import compression from 'compression'
 import helmet from 'helmet'
@@ -10,6 +9,7 @@ import type { Payload } from 'payload'
 import { apiRouter } from '../api'
 import { downloadRouter } from '../api/download'
 import { productsRouter } from '../api/products'
+import { createCatalogue } from '../operations/products/catalogue'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
 import { slugs } from '../collections/slugs'
@@ -18,6 +18,7 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { requestLogOptions } from './requestLog'
+import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
 import { fileStoreOf } from '../storage'
 import { cmsContentSecurityPolicy } from './cmsCsp'
@@ -82,7 +83,8 @@ export function createApp({
     }),
   )
   // The public catalogue, the hottest path: from memory, before request logging and compression.
-  app.use('/api/products', storefrontCsp, productsRouter({ payload, logger }))
+  const catalogue = createCatalogue(payload)
+  app.use('/api/products', storefrontCsp, productsRouter({ catalogue, logger }))
 
   app.use(
     pinoHttp({
@@ -147,7 +149,6 @@ export function createApp({
   }
 
   app.use(storefrontCsp)
-  const indexHtml = path.join(storefrontDir, 'index.html')
   app.use(
     '/assets',
     express.static(path.join(storefrontDir, 'assets'), {
@@ -158,17 +159,7 @@ export function createApp({
     }),
   )
   app.use(express.static(storefrontDir, { index: false, maxAge: '1h' }))
-  app.get('/{*path}', (_req, res) => {
-    if (!fs.existsSync(indexHtml)) {
-      res
-        .status(503)
-        .type('text/plain')
-        .send('The storefront is not built yet: run `npm run build`.')
-      return
-    }
-    res.setHeader('Cache-Control', 'no-cache')
-    res.sendFile(indexHtml)
-  })
+  app.get('/{*path}', storefrontPage({ storefrontDir, payload, catalogue, logger }))
 
   app.use(((err, _req, res, _next) => {
     const status = typeof err?.status === 'number' ? err.status : 500

@@ -1,0 +1,84 @@
+import fs from 'node:fs'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { fromRoot } from '../../src/config/paths'
+import { productIdOf } from '../support/shopApi'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 18, pages: a phone fetched the entry, then the screen's chunk, then its data, one after
+ * the other (LCP 2.6 s on `/`). The page now names the first screen's files and carries its
+ * first answers, exactly what the API answers.
+ */
+
+let shop: TestShop
+const manifest = JSON.parse(
+  fs.readFileSync(fromRoot('storefront/dist/.vite/manifest.json'), 'utf8'),
+) as Record<string, { file: string; css?: string[] }>
+
+beforeAll(async () => {
+  shop = await startTestShop()
+})
+afterAll(async () => {
+  await shop?.close()
+})
+
+const page = async (path: string) => {
+  const res = await fetch(`${shop.url}${path}`)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+  return res.text()
+}
+const answersIn = (html: string) => {
+  const found = /<script id="shop-data" type="application\/json">([^<]*)<\/script>/.exec(html)
+  return found ? (JSON.parse(found[1]!) as Record<string, unknown>) : null
+}
+const apiJson = async (path: string) => (await fetch(`${shop.url}${path}`)).json()
+const screenFiles = (module: string) => manifest[module]!
+
+describe('the storefront page', () => {
+  it('for /, preloads the landing screen and carries the hero as the API answers it', async () => {
+    const html = await page('/')
+    const landing = screenFiles('src/features/landing/routes/Landing.tsx')
+    expect(html).toContain(`<link rel="modulepreload" href="/${landing.file}">`)
+    for (const css of landing.css ?? [])
+      expect(html).toContain(`<link rel="stylesheet" href="/${css}">`)
+    expect(answersIn(html)).toEqual({
+      '/api/content/landing-hero': await apiJson('/api/content/landing-hero'),
+    })
+  })
+
+  it('for /store, carries the catalogue as GET /api/products answers it', async () => {
+    const html = await page('/store')
+    expect(html).toContain(`href="/${screenFiles('src/features/store/routes/Store.tsx').file}"`)
+    expect(answersIn(html)).toEqual({ '/api/products': await apiJson('/api/products') })
+  })
+
+  it('for a product, carries it and preloads its cover', async () => {
+    const id = await productIdOf(shop.payload, 'DIGITAL')
+    const product = (await apiJson(`/api/products/${id}`)) as { coverImageUrl: string }
+    const html = await page(`/product/${id}`)
+    expect(answersIn(html)).toEqual({ [`/api/products/${id}`]: product })
+    expect(product.coverImageUrl).toMatch(/^\/media\//)
+    expect(html).toContain(
+      `<link rel="preload" as="image" href="${product.coverImageUrl}" fetchpriority="high">`,
+    )
+  })
+
+  it('adds nothing it does not know: an unknown product, another screen, a hostile path', async () => {
+    const unknown = await page('/product/999999')
+    expect(answersIn(unknown)).toBeNull()
+    expect(unknown).toContain(
+      `href="/${screenFiles('src/features/store/routes/Product.tsx').file}"`,
+    )
+    const papers = await page('/papers')
+    expect(answersIn(papers)).toBeNull()
+    expect(papers).not.toContain('modulepreload')
+    const hostile = await page('/product/%3Cscript%3Ealert(1)%3C%2Fscript%3E')
+    expect(hostile).not.toContain('<script>alert(1)')
+    // A path that is not valid percent-encoding is refused by the router, never a 500.
+    expect((await fetch(`${shop.url}/product/%E0%A4%A`)).status).toBe(400)
+  })
+})
