@@ -29,7 +29,7 @@ async function appWith(settings: { concurrency: number; queue: number; maxWaitMs
   server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server!.once('listening', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/work`
-  const send = () => fetch(url, { method: 'POST' })
+  const send = (init: RequestInit = {}) => fetch(url, { method: 'POST', ...init })
   const until = async (check: () => boolean) => {
     while (!check()) await new Promise((resolve) => setImmediate(resolve))
   }
@@ -90,10 +90,7 @@ describe('admission gate', () => {
     const first = send()
     await until(() => held.length === 1)
     const controller = new AbortController()
-    const abandoned = fetch(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/work`, {
-      method: 'POST',
-      signal: controller.signal,
-    }).catch(() => 'aborted')
+    const abandoned = send({ signal: controller.signal }).catch(() => 'aborted')
     await until(() => gate.state().waiting === 1)
     controller.abort()
     expect(await abandoned).toBe('aborted')

@@ -17,15 +17,13 @@ type Manifest = Record<
 type Hints = {
   /** Source module of the screen, as the manifest names it. */
   module: string
-  /** Answers the screen asks for first, keyed by their API path (its SWR keys). */
-  answers: Record<string, unknown>
+  /** Answers the screen asks for first, as the API's JSON text, keyed by API path (SWR keys). */
+  answers: Record<string, string>
   /** An image the screen shows large at once (the product's cover). */
   image?: string
 }
 
 type PageSettings = { payload: Payload; catalogue: Catalogue }
-
-const json = (body: Buffer) => JSON.parse(body.toString('utf8')) as unknown
 
 /**
  * The shopper's three first screens and what each needs for its first paint. Without hints a
@@ -39,12 +37,13 @@ async function hintsFor(
   if (pathname === '/')
     return {
       module: 'src/features/landing/routes/Landing.tsx',
-      answers: { '/api/content/landing-hero': await getLandingHero({ payload }) },
+      answers: { '/api/content/landing-hero': JSON.stringify(await getLandingHero({ payload })) },
     } satisfies Hints
   if (pathname === '/store')
     return {
       module: 'src/features/store/routes/Store.tsx',
-      answers: { '/api/products': json((await catalogue.list()).body) },
+      // The catalogue's cached bytes as they are: no parse and no stringify per page.
+      answers: { '/api/products': (await catalogue.list()).body.toString('utf8') },
     } satisfies Hints
   const product = /^\/product\/([^/]+)$/.exec(pathname)
   if (product) {
@@ -54,12 +53,14 @@ async function hintsFor(
     } catch {
       return null
     }
-    const cached = await catalogue.product(id)
-    const found = cached ? (json(cached.body) as { coverImageUrl?: string | null }) : null
+    const cached = (await catalogue.product(id))?.body.toString('utf8')
+    const cover = cached
+      ? (JSON.parse(cached) as { coverImageUrl?: string | null }).coverImageUrl
+      : null
     return {
       module: 'src/features/store/routes/Product.tsx',
-      answers: found ? { [`/api/products/${encodeURIComponent(id)}`]: found } : {},
-      ...(found?.coverImageUrl?.startsWith('/') ? { image: found.coverImageUrl } : {}),
+      answers: cached ? { [`/api/products/${encodeURIComponent(id)}`]: cached } : {},
+      ...(cover?.startsWith('/') ? { image: cover } : {}),
     } satisfies Hints
   }
   return null
@@ -100,40 +101,52 @@ export function storefrontPage({
 }: PageSettings & { storefrontDir: string; logger: Logger }): RequestHandler {
   const indexHtml = path.join(storefrontDir, 'index.html')
   const manifestFile = path.join(storefrontDir, '.vite/manifest.json')
-  let loaded: { at: number; html: string; manifest: Manifest | null } | null = null
-  const load = () => {
-    const at = fs.statSync(indexHtml).mtimeMs
+  type Loaded = {
+    at: number
+    html: string
+    manifest: Manifest | null
+    files: Map<string, ReturnType<typeof filesOf>>
+  }
+  let loaded: Loaded | null = null
+  /** The page and manifest, read again only when a build replaced them (one stat a request). */
+  const load = (): Loaded | null => {
+    const at = fs.statSync(indexHtml, { throwIfNoEntry: false })?.mtimeMs
+    if (at === undefined) return null
     if (loaded?.at !== at) {
       const manifest = fs.existsSync(manifestFile)
         ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest)
         : null
-      loaded = { at, html: fs.readFileSync(indexHtml, 'utf8'), manifest }
+      loaded = { at, html: fs.readFileSync(indexHtml, 'utf8'), manifest, files: new Map() }
     }
     return loaded
   }
 
   return async (req, res) => {
-    if (!fs.existsSync(indexHtml)) {
+    const page = load()
+    if (!page) {
       res
         .status(503)
         .type('text/plain')
         .send('The storefront is not built yet: run `npm run build`.')
       return
     }
-    const { html, manifest } = load()
+    const { html, manifest, files } = page
     let head = ''
     try {
       const hints = manifest ? await hintsFor(req.path, { payload, catalogue }) : null
       if (hints && manifest) {
-        const { scripts, styles } = filesOf(manifest, hints.module)
+        if (!files.has(hints.module)) files.set(hints.module, filesOf(manifest, hints.module))
+        const { scripts, styles } = files.get(hints.module)!
         head += styles.map((file) => `<link rel="stylesheet" href="/${attr(file)}">`).join('')
         head += scripts.map((file) => `<link rel="modulepreload" href="/${attr(file)}">`).join('')
         if (hints.image)
           head += `<link rel="preload" as="image" href="${attr(hints.image)}" fetchpriority="high">`
-        if (Object.keys(hints.answers).length > 0)
-          head += `<script id="shop-data" type="application/json">${JSON.stringify(
-            hints.answers,
-          ).replace(/</g, '\\u003c')}</script>`
+        const answers = Object.entries(hints.answers)
+        if (answers.length > 0)
+          head += `<script id="shop-data" type="application/json">{${answers
+            .map(([key, text]) => `${JSON.stringify(key)}:${text}`)
+            .join(',')
+            .replace(/</g, '\\u003c')}}</script>`
       }
     } catch (error) {
       logger.warn({ err: error, path: req.path }, 'page hints failed; serving the plain page')

@@ -78,6 +78,16 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+/** A buyer who fills in the PDF's checkout and presses 'Proceed to Payment'. */
+async function orderPdf() {
+  const user = userEvent.setup()
+  renderCheckout(PDF)
+  await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
+  await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
+  await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+  return user
+}
+
 describe('/checkout', () => {
   it('redirects to /store when no product was passed', async () => {
     stubApi({})
@@ -326,11 +336,7 @@ describe('/checkout', () => {
             }
           : { body: { success: true, orderId: 'order-after-wait' } },
     })
-    const user = userEvent.setup()
-    renderCheckout(PDF)
-    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
-    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
-    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    await orderPdf()
 
     expect(await screen.findByRole('status')).toHaveTextContent(
       'Many people are ordering right now. Your details are kept: we will try again in 1 second.',
@@ -351,11 +357,7 @@ describe('/checkout', () => {
         body: { success: false, error: 'The BSV price is unavailable right now.' },
       }),
     })
-    const user = userEvent.setup()
-    renderCheckout(PDF)
-    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
-    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
-    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    await orderPdf()
     await waitFor(() =>
       expect(document.querySelector('.form-error--general')).toHaveTextContent(
         'The BSV price is unavailable right now.',
@@ -371,11 +373,7 @@ describe('/checkout', () => {
         body: { success: false, error: 'This book is out of stock.' },
       }),
     })
-    const user = userEvent.setup()
-    renderCheckout(PDF)
-    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
-    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
-    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    const user = await orderPdf()
     await waitFor(() =>
       expect(document.querySelector('.form-error--general')).toHaveTextContent(
         'This book is out of stock.',
@@ -389,11 +387,7 @@ describe('/checkout', () => {
 
   it("falls back to 'Failed to create order.' when the server answers without success or error", async () => {
     stubApi({ '/api/orders/create': () => ({ body: { success: false } }) })
-    const user = userEvent.setup()
-    renderCheckout(PDF)
-    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
-    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
-    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    await orderPdf()
     expect((await screen.findAllByText('Failed to create order.')).length).toBeGreaterThanOrEqual(1)
   })
 
@@ -402,11 +396,7 @@ describe('/checkout', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('network down'))),
     )
-    const user = userEvent.setup()
-    renderCheckout(PDF)
-    await user.type(screen.getByLabelText(/Email address/), 'buyer@example.com')
-    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
-    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    await orderPdf()
     expect(
       (await screen.findAllByText('Failed to create order due to a network or server issue.'))
         .length,
