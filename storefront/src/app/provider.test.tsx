@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import useSWR, { SWRConfig } from 'swr'
 import { describe, expect, it } from 'vitest'
 
-import { initialAnswers } from './provider'
+import { freshFromPage, initialAnswers } from './provider'
 
 const page = (inner: string) =>
   new DOMParser().parseFromString(`<html><head>${inner}</head></html>`, 'text/html')
@@ -44,5 +44,37 @@ describe("the page's first answers", () => {
       </SWRConfig>,
     )
     expect(screen.getByRole('heading')).toHaveTextContent('Dual Vote')
+  })
+
+  it('does not ask again on the first mount of a screen the page answered, and does later', async () => {
+    const answers = { '/api/content/landing-hero': { title: 'Dual Vote' } }
+    const asked: string[] = []
+    const fetcher = (key: string) => {
+      asked.push(key)
+      return Promise.resolve({ title: 'Fresh' })
+    }
+    function Hero() {
+      const { data } = useSWR<{ title: string }>('/api/content/landing-hero', fetcher)
+      return <h1>{data?.title}</h1>
+    }
+    const config = { provider: () => new Map(), fallback: answers, use: [freshFromPage(answers)] }
+    const first = render(
+      <SWRConfig value={config}>
+        <Hero />
+      </SWRConfig>,
+    )
+    expect(screen.getByRole('heading')).toHaveTextContent('Dual Vote')
+    // SWR revalidates a key that has data on the next animation frame: let two pass.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    expect(asked).toEqual([])
+    first.unmount()
+
+    render(
+      <SWRConfig value={config}>
+        <Hero />
+      </SWRConfig>,
+    )
+    expect(await screen.findByText('Fresh')).toBeInTheDocument()
+    expect(asked).toEqual(['/api/content/landing-hero'])
   })
 })

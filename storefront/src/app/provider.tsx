@@ -1,5 +1,7 @@
+import { useRef } from 'react'
 import type { ReactNode } from 'react'
 import { SWRConfig } from 'swr'
+import type { Middleware } from 'swr'
 
 /**
  * Answers the server put in the page for the first screen (cms/src/server/storefrontPage.ts),
@@ -16,7 +18,21 @@ export function initialAnswers(doc: Document = document): Record<string, unknown
   }
 }
 
+/**
+ * The page's answers are as fresh as the page: the first screen that paints with one does not
+ * ask the API for it again on mounting (every first view asked twice, once in the page and once
+ * from the browser). Any later mount revalidates as usual.
+ */
+export function freshFromPage(answers: Record<string, unknown>): Middleware {
+  const unused = new Set(Object.keys(answers))
+  return (useSWRNext) => (key, fetcher, config) => {
+    const fromPage = useRef(typeof key === 'string' && unused.delete(key)).current
+    return useSWRNext(key, fetcher, fromPage ? { ...config, revalidateOnMount: false } : config)
+  }
+}
+
 const fallback = typeof document === 'undefined' ? {} : initialAnswers()
+const use = [freshFromPage(fallback)]
 
 /** App-wide providers: SWR with the storefront's defaults and the page's first answers. */
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -27,6 +43,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
         shouldRetryOnError: false,
         dedupingInterval: 5000,
         fallback,
+        use,
       }}
     >
       {children}
