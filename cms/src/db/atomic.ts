@@ -184,16 +184,19 @@ async function incrementCounter(
       .lean()
     return Number(doc?.value)
   }
+  const result = await (await sqliteFor(payload, req)).execute(counterIncrement(name))
+  return Number(result.rows[0]?.value)
+}
+
+/** SQLite: adds one to the counter `name` (created at 1), answering its new value as `value`. */
+export function counterIncrement(name: string): InStatement {
   const at = nowIso()
-  const result = await (
-    await sqliteFor(payload, req)
-  ).execute({
+  return {
     sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, 1, ?, ?)
           ON CONFLICT (name) DO UPDATE SET value = value + 1, updated_at = excluded.updated_at
           RETURNING value`,
     args: [name, at, at],
-  })
-  return Number(result.rows[0]?.value)
+  }
 }
 
 /**

@@ -1,11 +1,6 @@
 import type { CollectionConfig, Field } from 'payload'
 
-import {
-  INITIAL_ORDER_STATUS,
-  ORDER_HISTORY_ACTIONS,
-  ORDER_STATUSES,
-  PRODUCT_TYPES,
-} from '@shop/domain'
+import { ORDER_HISTORY_ACTIONS, ORDER_STATUSES, PRODUCT_TYPES } from '@shop/domain'
 
 import { isAdmin } from '../../access/isAdmin'
 import { nobody, nobodyField } from '../../access/nobody'
@@ -19,6 +14,7 @@ import {
   trimPhone,
 } from './hooks/checkShippingDetails'
 import { enforceStatusTransition } from './hooks/enforceStatusTransition'
+import { NEW_ORDER_DEFAULTS } from './newOrder'
 import { recordHistory } from './hooks/recordHistory'
 
 /**
@@ -98,7 +94,7 @@ export const Orders: CollectionConfig = {
       type: 'select',
       required: true,
       index: true,
-      defaultValue: INITIAL_ORDER_STATUS,
+      defaultValue: NEW_ORDER_DEFAULTS.status,
       options: ORDER_STATUSES.map((value) => ({ label: value, value })),
     },
     { name: 'product', type: 'relationship', relationTo: slugs.products, required: true },
@@ -148,7 +144,12 @@ export const Orders: CollectionConfig = {
       admin: { description: 'EUR per BSV at checkout (the field keeps its historical name).' },
     },
     { name: 'amountSatoshiExpected', type: 'number', required: true, min: 1 },
-    { name: 'amountSatoshiReceived', type: 'number', defaultValue: 0, min: 0 },
+    {
+      name: 'amountSatoshiReceived',
+      type: 'number',
+      defaultValue: NEW_ORDER_DEFAULTS.amountSatoshiReceived,
+      min: 0,
+    },
     { name: 'paymentAddress', type: 'text', required: true, unique: true, index: true },
     { name: 'addressIndex', type: 'number', required: true, unique: true },
     { name: 'gatewayExpiresAt', type: 'date', required: true, index: true },
@@ -158,13 +159,25 @@ export const Orders: CollectionConfig = {
       type: 'group',
       admin: { description: 'Exceptions the owner settles by hand.' },
       fields: [
-        { name: 'paidLate', type: 'checkbox', defaultValue: false },
-        { name: 'paidPartial', type: 'checkbox', defaultValue: false },
-        { name: 'paidOver', type: 'checkbox', defaultValue: false },
+        {
+          name: 'paidLate',
+          type: 'checkbox',
+          defaultValue: NEW_ORDER_DEFAULTS.flags.paidLate,
+        },
+        {
+          name: 'paidPartial',
+          type: 'checkbox',
+          defaultValue: NEW_ORDER_DEFAULTS.flags.paidPartial,
+        },
+        {
+          name: 'paidOver',
+          type: 'checkbox',
+          defaultValue: NEW_ORDER_DEFAULTS.flags.paidOver,
+        },
         {
           name: 'paidInvalid',
           type: 'checkbox',
-          defaultValue: false,
+          defaultValue: NEW_ORDER_DEFAULTS.flags.paidInvalid,
           admin: { description: 'A payment was double-spent or dropped after it was seen.' },
         },
       ],

@@ -10,11 +10,10 @@ import {
   PHONE_RULE,
 } from '@shop/domain'
 import type { Payload } from 'payload'
-import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
-import { claimAddressIndex, reserveStockForOrder } from '../../db/atomic'
+import { storeNewOrder } from '../../db/storeNewOrder'
 import type { Product } from '../../payload-types'
 import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
 import {
@@ -56,8 +55,8 @@ type OrderSettings = RateSettings &
 
 /**
  * Checkout: validates the request, prices it at the current rate, then in one transaction claims
- * a never-used address index, stores the order and takes one copy for it. A failed or cut-off
- * checkout leaves nothing behind: no order, no copy taken, no index spent.
+ * a never-used address index, stores the order and takes one copy for it (`storeNewOrder`). A
+ * failed or cut-off checkout leaves nothing behind: no order, no copy taken, no index spent.
  */
 export async function createOrder({
   payload,
@@ -111,69 +110,44 @@ export async function createOrder({
   const rate = await rateProviderFor(env).getRate()
   const amountSatoshiExpected = eurToSatoshis(priceEUR, rate)
 
+  const shipping = (
+    field:
+      | (typeof REQUIRED_SHIPPING)[number][0]
+      | 'shippingAddressLine2'
+      | 'shippingStateProvince'
+      | 'shippingPhone',
+  ) => (physical ? input[field]?.trim() || null : null)
   // One transaction, one commit to disk: the address index, the order and its copy of the book
-  // are taken together or not at all. (They were three commits, each an fsync that blocks the
-  // event loop: most of a checkout's time under a rush, issue 18.) Inside it the order is stored
-  // holding no copy (stockReleasedAt set), then the copy is taken and claimed by the order in
-  // one conditional statement; when none is left, everything is rolled back.
-  const req = await createLocalReq({}, payload)
-  const ownsTransaction = await initTransaction(req)
-  try {
-    const addressIndex = await claimAddressIndex({ payload, req })
-    const paymentAddress = deriveOrderAddress({
-      xpub: env.bsvXpub,
-      index: addressIndex,
-      network: env.bsvNetwork,
-    })
-    const shipping = (
-      field:
-        | (typeof REQUIRED_SHIPPING)[number][0]
-        | 'shippingAddressLine2'
-        | 'shippingStateProvince'
-        | 'shippingPhone',
-    ) => (physical ? input[field]?.trim() || null : null)
-    const order = await payload.create({
-      collection: slugs.orders,
-      depth: 0,
-      select: { id: true },
-      req,
-      data: {
-        status: 'AWAITING_PAYMENT',
-        product: product.id,
-        productName: product.name,
-        productType: physical ? 'PHYSICAL' : 'DIGITAL',
-        userEmail: email,
-        clientKey,
-        tokenAddress: token.value,
-        priceAtPurchaseUSD: Number(priceEUR),
-        shippingCostEUR,
-        bsvUsdRateAtPurchase: rate,
-        amountSatoshiExpected,
-        amountSatoshiReceived: 0,
-        paymentAddress,
-        addressIndex,
-        gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
-        shippingName: shipping('shippingName'),
-        shippingAddressLine1: shipping('shippingAddressLine1'),
-        shippingAddressLine2: shipping('shippingAddressLine2'),
-        shippingCity: shipping('shippingCity'),
-        shippingStateProvince: shipping('shippingStateProvince'),
-        shippingPostalCode: shipping('shippingPostalCode'),
-        shippingCountry: physical ? (findCountry(input.shippingCountry)?.name ?? null) : null,
-        shippingPhone: shipping('shippingPhone'),
-        stockReleasedAt: new Date().toISOString(),
-      } as never,
-    })
-    const orderId = String(order.id)
-    if (!(await reserveStockForOrder({ payload, productId: product.id, orderId, req })))
-      throw new OrderRequestError('This book is out of stock.', 409)
-    if (ownsTransaction) await commitTransaction(req)
-    // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
-    return { orderId }
-  } catch (error) {
-    await killTransaction(req)
-    throw error
-  }
+  // are taken together or not at all (issue 18: they were three commits, each an fsync).
+  const stored = await storeNewOrder({
+    payload,
+    addressFor: (index) =>
+      deriveOrderAddress({ xpub: env.bsvXpub, index, network: env.bsvNetwork }),
+    fields: {
+      product: product.id,
+      productName: product.name,
+      productType: physical ? 'PHYSICAL' : 'DIGITAL',
+      userEmail: email,
+      clientKey,
+      tokenAddress: token.value,
+      priceAtPurchaseUSD: Number(priceEUR),
+      shippingCostEUR,
+      bsvUsdRateAtPurchase: rate,
+      amountSatoshiExpected,
+      gatewayExpiresAt: new Date(Date.now() + env.orderExpiryMinutes * 60_000).toISOString(),
+      shippingName: shipping('shippingName'),
+      shippingAddressLine1: shipping('shippingAddressLine1'),
+      shippingAddressLine2: shipping('shippingAddressLine2'),
+      shippingCity: shipping('shippingCity'),
+      shippingStateProvince: shipping('shippingStateProvince'),
+      shippingPostalCode: shipping('shippingPostalCode'),
+      shippingCountry: physical ? (findCountry(input.shippingCountry)?.name ?? null) : null,
+      shippingPhone: shipping('shippingPhone'),
+    },
+  })
+  if (!stored) throw new OrderRequestError('This book is out of stock.', 409)
+  // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
+  return stored
 }
 
 async function findProduct(payload: Payload, id: string): Promise<Product | null> {

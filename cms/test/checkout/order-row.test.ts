@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import { ADDRESS_INDEX_COUNTER, sqlite } from '../../src/db/atomic'
+import type { Order, Product } from '../../src/payload-types'
+import { api, productIdOf, SHIPPING } from '../support/shopApi'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+
+/**
+ * Issue 18: checkout stores its order in one SQLite transaction without Payload's create
+ * (decision 014). The row it writes must be the row Payload's create writes from the same
+ * fields: every column, the defaults of the collection included. A field added to Orders with a
+ * default, or a rule of a new order changed in one place only, fails here.
+ */
+
+let shop: TestShop
+
+beforeAll(async () => {
+  shop = await startTestShop()
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+/** Set per order by the store itself (identity, address, clock), never by checkout's fields. */
+const PER_ORDER_COLUMNS = ['id', 'payment_address', 'address_index', 'created_at', 'updated_at']
+const PER_ORDER_FIELDS = ['id', 'paymentAddress', 'addressIndex', 'createdAt', 'updatedAt']
+
+async function rowOf(id: string): Promise<Record<string, unknown>> {
+  const result = await sqlite(shop.payload).execute({
+    sql: 'SELECT * FROM orders WHERE id = ?',
+    args: [id],
+  })
+  const row = result.rows[0]
+  if (!row) throw new Error(`no row for order ${id}`)
+  return Object.fromEntries(result.columns.map((column) => [column, row[column]]))
+}
+
+const without = (record: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)))
+
+async function counterValue(): Promise<number> {
+  const result = await sqlite(shop.payload).execute({
+    sql: 'SELECT value FROM counters WHERE name = ?',
+    args: [ADDRESS_INDEX_COUNTER],
+  })
+  return Number(result.rows[0]?.value ?? 0)
+}
+
+/** The same order stored by Payload's create, from the fields checkout decided. */
+async function storedByPayload(order: Order): Promise<Order> {
+  const index = (await counterValue()) + 1_000
+  const { history: _history, payments: _payments, ...rest } = order
+  const fields = without(rest as Record<string, unknown>, [...PER_ORDER_FIELDS, 'status'])
+  // Only what checkout decides; the defaults (status, flags, amount received) are Payload's.
+  for (const key of ['amountSatoshiReceived', 'flags']) delete fields[key]
+  return (await shop.payload.create({
+    collection: slugs.orders,
+    depth: 0,
+    data: {
+      ...fields,
+      clientKey: (await rowOf(order.id)).client_key,
+      addressIndex: index,
+      paymentAddress: `payload-create-${index}`,
+    } as never,
+  })) as Order
+}
+
+describe("checkout's order row", () => {
+  for (const type of ['PHYSICAL', 'DIGITAL'] as const) {
+    it(`is the row Payload's create writes (${type})`, async () => {
+      const productId = await productIdOf(shop.payload, type)
+      const created = await api(shop, '/api/orders/create', {
+        body: {
+          productId,
+          userEmail: 'row@example.com',
+          tokenAddress: 'alias@example.com',
+          ...(type === 'PHYSICAL' ? SHIPPING : {}),
+        },
+      })
+      expect(created.status).toBe(201)
+      const id = String(created.body.orderId)
+      const ours = (await shop.payload.findByID({
+        collection: slugs.orders,
+        id,
+        depth: 0,
+      })) as Order
+      expect(ours.status).toBe('AWAITING_PAYMENT')
+      expect(ours.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      )
+      expect(ours.stockReleasedAt ?? null).toBeNull()
+
+      const theirs = await storedByPayload(ours)
+      expect(without(await rowOf(theirs.id), PER_ORDER_COLUMNS)).toEqual(
+        without(await rowOf(id), PER_ORDER_COLUMNS),
+      )
+      const again = (await shop.payload.findByID({
+        collection: slugs.orders,
+        id: theirs.id,
+        depth: 0,
+      })) as Order
+      expect(without(again as never, PER_ORDER_FIELDS)).toEqual(
+        without(ours as never, PER_ORDER_FIELDS),
+      )
+    })
+  }
+
+  it('takes nothing when the last copy went meanwhile: no order, no copy, no index spent', async () => {
+    const product = (await shop.payload.create({
+      collection: slugs.products,
+      data: { name: 'Last copy', type: 'PHYSICAL', priceEUR: 5, totalStock: 1, currentStock: 1 },
+    })) as Product
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const fields = {
+      product: product.id,
+      productName: product.name,
+      productType: 'PHYSICAL' as const,
+      userEmail: 'last@example.com',
+      priceAtPurchaseUSD: 5,
+      bsvUsdRateAtPurchase: 40,
+      amountSatoshiExpected: 12_500_000,
+      gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+    }
+    const before = await counterValue()
+    const first = await storeNewOrder({
+      payload: shop.payload,
+      fields,
+      addressFor: (index) => `first-${index}`,
+    })
+    expect(first).not.toBeNull()
+    expect(await counterValue()).toBe(before + 1)
+
+    const ordersBefore = await shop.payload.count({ collection: slugs.orders })
+    const second = await storeNewOrder({
+      payload: shop.payload,
+      fields,
+      addressFor: (index) => `second-${index}`,
+    })
+    expect(second).toBeNull()
+    expect(await counterValue()).toBe(before + 1)
+    expect((await shop.payload.count({ collection: slugs.orders })).totalDocs).toBe(
+      ordersBefore.totalDocs,
+    )
+    const after = (await shop.payload.findByID({
+      collection: slugs.products,
+      id: product.id,
+    })) as Product
+    expect(after.currentStock).toBe(0)
+  })
+
+  it('leaves nothing behind when the address cannot be derived', async () => {
+    const productId = await productIdOf(shop.payload, 'DIGITAL')
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const stockBefore = (
+      (await shop.payload.findByID({ collection: slugs.products, id: productId })) as Product
+    ).currentStock
+    const before = await counterValue()
+    await expect(
+      storeNewOrder({
+        payload: shop.payload,
+        fields: {
+          product: productId,
+          productName: 'PDF',
+          productType: 'DIGITAL',
+          userEmail: 'broken@example.com',
+          priceAtPurchaseUSD: 5,
+          bsvUsdRateAtPurchase: 40,
+          amountSatoshiExpected: 12_500_000,
+          gatewayExpiresAt: new Date().toISOString(),
+        },
+        addressFor: () => {
+          throw new RangeError('no address')
+        },
+      }),
+    ).rejects.toThrow('no address')
+    expect(await counterValue()).toBe(before)
+    expect(
+      ((await shop.payload.findByID({ collection: slugs.products, id: productId })) as Product)
+        .currentStock,
+    ).toBe(stockBefore)
+  })
+})
