@@ -8,20 +8,12 @@ import path from 'node:path'
 import { build } from 'esbuild'
 
 import { ENTRIES } from './entries.mjs'
-import { esbuildOptions, root } from './esbuild-options.mjs'
+import { bundleOptions, root } from './esbuild-options.mjs'
 
 const outdir = path.join(root, 'dist')
 const started = Date.now()
 fs.rmSync(outdir, { recursive: true, force: true })
-await build({
-  ...esbuildOptions,
-  entryPoints: Object.fromEntries(
-    Object.entries(ENTRIES).map(([name, entry]) => [name, path.join(root, entry)]),
-  ),
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  sourcemap: 'linked',
-})
+await build(bundleOptions(outdir))
 const sizes = Object.keys(ENTRIES)
   .map(
     (name) => `${name} ${(fs.statSync(path.join(outdir, `${name}.mjs`)).size / 1e3).toFixed(0)} kB`,

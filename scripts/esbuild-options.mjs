@@ -4,6 +4,8 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { ENTRIES } from './entries.mjs'
+
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 const externalPackages = {
@@ -28,4 +30,22 @@ export const esbuildOptions = {
   banner: {
     js: "import { createRequire as __shopCreateRequire } from 'node:module'; const require = __shopCreateRequire(import.meta.url);",
   },
+}
+
+/** The production bundle's build: every entry of entries.mjs into `outdir` (dist/). */
+export function bundleOptions(outdir) {
+  return {
+    ...esbuildOptions,
+    entryPoints: Object.fromEntries(
+      Object.entries(ENTRIES).map(([name, entry]) => [name, path.join(root, entry)]),
+    ),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // What an entry imports on demand (React Email, an unused database engine, the S3 SDK) stays
+    // out of its start: shared and on-demand code go to chunks (dist/chunks/), loaded when first
+    // imported (issue 18: they took about a second of every production start).
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+  }
 }

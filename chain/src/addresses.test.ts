@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
-import { PublicKey } from '@bsv/sdk'
+import fc from 'fast-check'
+
+import { HD, PublicKey } from '@bsv/sdk'
 import {
   deriveOrderAddress,
   deriveP2PKHAddress,
@@ -91,5 +93,38 @@ describe('token address validation', () => {
       value: 'alice@handcash.io',
     })
     expect(normalizeTokenAddress('not an address')).toEqual({ ok: false })
+  })
+})
+
+describe('public child derivation (issue 18: node:crypto instead of @bsv/sdk on the checkout path)', () => {
+  it('gives the address @bsv/sdk gives, for random keys, indexes and networks', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.constantFrom('main' as const, 'test' as const),
+        (seed, branch, index, network) => {
+          const xpub = HD.fromSeed([...seed])
+            .toPublic()
+            .toString()
+          const path = `m/${branch}/${index}`
+          expect(deriveP2PKHAddress({ xpub, path, network })).toBe(
+            HD.fromString(xpub)
+              .derive(path)
+              .pubKey.toAddress(network === 'main' ? 'mainnet' : 'testnet'),
+          )
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('gives BIP32 test vector 1 its addresses along the receive chain', () => {
+    const root = HD.fromString(XPUB_M)
+    for (const index of [0, 1, 2, 19, 20, 1000, 2 ** 31 - 1])
+      expect(deriveOrderAddress({ xpub: XPUB_M, index, network: 'main' })).toBe(
+        root.derive(`m/0/${index}`).pubKey.toAddress('mainnet'),
+      )
   })
 })

@@ -1,12 +1,9 @@
-import { mongooseAdapter } from '@payloadcms/db-mongodb'
-import { sqliteAdapter } from '@payloadcms/db-sqlite'
 import path from 'node:path'
 import fs from 'node:fs'
 import type { DatabaseAdapterObj } from 'payload'
 
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
-import { migrations } from '../migrations'
 import { createShopSqliteClient } from './sqlite-client'
 
 // How long a write waits for another process's lock. Generous: on a loaded 2-core machine a
@@ -20,11 +17,16 @@ export const SQLITE_BUSY_TIMEOUT_MS = 15_000
  * immediate transactions, on our own client over long-lived libsql connections (see
  * db/sqlite-client.ts for the libsql faults it works around).
  */
-export function databaseAdapter(env: Env): DatabaseAdapterObj {
+export async function databaseAdapter(env: Env): Promise<DatabaseAdapterObj> {
   if (env.databaseEngine === 'mongodb') {
+    const { mongooseAdapter } = await import('@payloadcms/db-mongodb')
     // MongoDB needs no schema migrations; indexes are built from the collections.
     return mongooseAdapter({ url: env.databaseUri })
   }
+  const [{ sqliteAdapter }, { migrations }] = await Promise.all([
+    import('@payloadcms/db-sqlite'),
+    import('../migrations'),
+  ])
   const file = env.databaseUri.slice('file:'.length)
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const adapter = sqliteAdapter({

@@ -2,9 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { s3Storage } from '@payloadcms/storage-s3'
-import type { Plugin } from 'payload'
+import type * as AwsS3 from '@aws-sdk/client-s3'
+import type { Config, Plugin } from 'payload'
 
 import { slugs } from '../collections/slugs'
 import type { Env } from '../config/env'
@@ -51,21 +50,34 @@ function s3ClientConfig(storage: Extract<Env['storage'], { kind: 's3' }>) {
 /**
  * Payload's storage adapter for STORAGE=s3 (@payloadcms/storage-s3): uploads through any door
  * (/api/admin, /cms, the Local API, the seed) go to the bucket instead of the local directories.
+ * Loaded only when STORAGE=s3: the AWS SDK took a quarter of a second of every start (issue 18).
  */
 export function storagePlugins(settings: StorageSettings): Plugin[] {
   const { storage } = settings
-  // Registered, disabled, with local storage too: its admin component is then in /cms's import
-  // map whichever setting the admin was built with.
+  if (storage.kind !== 's3') return []
   return [
-    s3Storage({
-      enabled: storage.kind === 's3',
-      bucket: storage.kind === 's3' ? storage.bucket : 'unused',
-      config: storage.kind === 's3' ? s3ClientConfig(storage) : {},
-      collections: Object.fromEntries(
-        Object.values(AREAS).map(({ collection, prefix }) => [collection, { prefix }]),
-      ),
-    }),
+    async (config) => {
+      const { s3Storage } = await import('@payloadcms/storage-s3')
+      return s3Storage({
+        bucket: storage.bucket,
+        config: s3ClientConfig(storage),
+        collections: Object.fromEntries(
+          Object.values(AREAS).map(({ collection, prefix }) => [collection, { prefix }]),
+        ),
+      })(config)
+    },
   ]
+}
+
+/**
+ * The S3 plugin's admin component, in /cms's import map whichever STORAGE the admin was built
+ * with (the plugin itself is registered only when STORAGE=s3).
+ */
+export const storageAdminDependencies: NonNullable<Config['admin']>['dependencies'] = {
+  s3ClientUploadHandler: {
+    type: 'component',
+    path: '@payloadcms/storage-s3/client#S3ClientUploadHandler',
+  },
 }
 
 const stores = new WeakMap<object, FileStore>()
@@ -81,7 +93,12 @@ export function fileStoreOf(settings: StorageSettings): FileStore {
   const { storage } = settings
   let store: FileStore
   if (storage.kind === 's3') {
-    const client = new S3Client(s3ClientConfig(storage))
+    let sdk: Promise<{ client: AwsS3.S3Client; aws: typeof AwsS3 }> | undefined
+    const s3 = () =>
+      (sdk ??= import('@aws-sdk/client-s3').then((aws) => ({
+        aws,
+        client: new aws.S3Client(s3ClientConfig(storage)),
+      })))
     const key = (area: FileArea, filename: string) => `${AREAS[area].prefix}/${filename}`
     const missing = (error: unknown) => {
       const e = error as { name?: string; $metadata?: { httpStatusCode?: number } }
@@ -94,9 +111,10 @@ export function fileStoreOf(settings: StorageSettings): FileStore {
       },
       exists: async (area, filename) => {
         if (!isPlainFileName(filename)) return false
+        const { aws, client } = await s3()
         try {
           await client.send(
-            new HeadObjectCommand({ Bucket: storage.bucket, Key: key(area, filename) }),
+            new aws.HeadObjectCommand({ Bucket: storage.bucket, Key: key(area, filename) }),
           )
           return true
         } catch (error) {
@@ -106,9 +124,10 @@ export function fileStoreOf(settings: StorageSettings): FileStore {
       },
       open: async (area, filename) => {
         if (!isPlainFileName(filename)) return null
+        const { aws, client } = await s3()
         try {
           const object = await client.send(
-            new GetObjectCommand({ Bucket: storage.bucket, Key: key(area, filename) }),
+            new aws.GetObjectCommand({ Bucket: storage.bucket, Key: key(area, filename) }),
           )
           return { body: object.Body as Readable, size: object.ContentLength }
         } catch (error) {
