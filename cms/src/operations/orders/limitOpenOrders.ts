@@ -4,6 +4,7 @@ import { ORDER_STATUS_GROUPS } from '@shop/domain'
 import type { Payload, Where } from 'payload'
 
 import { slugs } from '../../collections/slugs'
+import { engineOf, sqlite } from '../../db/atomic'
 
 export type OpenOrderLimits = { maxOpenOrdersPerClient: number; maxOpenOrdersPerEmail: number }
 
@@ -19,10 +20,13 @@ export function clientKeyOf(payload: Payload, clientAddress: string): string {
     .slice(0, 32)
 }
 
+/** Statuses of orders holding a copy while they wait for money. */
+const WAITING_STATUSES = ORDER_STATUS_GROUPS.open.filter((s) => s !== 'PAYMENT_DETECTED')
+
 /** Orders still holding a copy while they wait for money: not paid, not expired. */
 const waiting = (): Where => ({
   and: [
-    { status: { in: ORDER_STATUS_GROUPS.open.filter((s) => s !== 'PAYMENT_DETECTED') } },
+    { status: { in: WAITING_STATUSES } },
     { gatewayExpiresAt: { greater_than: new Date().toISOString() } },
   ],
 })
@@ -43,20 +47,60 @@ export async function hoardingProblem({
   clientKey: string
   email: string
 }): Promise<string | null> {
-  const [byClient, byEmail] = await Promise.all([
-    payload.count({
-      collection: slugs.orders,
-      where: { and: [waiting(), { clientKey: { equals: clientKey } }] },
-    }),
-    payload.count({
-      collection: slugs.orders,
-      where: { and: [waiting(), { userEmail: { equals: email } }] },
-    }),
-  ])
-  if (
-    byClient.totalDocs >= limits.maxOpenOrdersPerClient ||
-    byEmail.totalDocs >= limits.maxOpenOrdersPerEmail
-  )
+  const { byClient, byEmail } = await countWaitingOrders({ payload, limits, clientKey, email })
+  if (byClient >= limits.maxOpenOrdersPerClient || byEmail >= limits.maxOpenOrdersPerEmail)
     return 'You already have unpaid orders waiting for payment. Please pay one of them or let it expire before placing another.'
   return null
+}
+
+/**
+ * The client's and the address's waiting orders, each counted up to its limit and no further. On
+ * SQLite one statement, whose scans stop at the limit: Payload's two counts were four queries
+ * reading every open order of the key (issue 18: 2 ms of each checkout once a client had a
+ * thousand orders, and under a rush through one proxy address, every order of the rush).
+ */
+async function countWaitingOrders({
+  payload,
+  limits,
+  clientKey,
+  email,
+}: {
+  payload: Payload
+  limits: OpenOrderLimits
+  clientKey: string
+  email: string
+}): Promise<{ byClient: number; byEmail: number }> {
+  if (engineOf(payload) === 'mongodb') {
+    const [byClient, byEmail] = await Promise.all([
+      payload.count({
+        collection: slugs.orders,
+        where: { and: [waiting(), { clientKey: { equals: clientKey } }] },
+      }),
+      payload.count({
+        collection: slugs.orders,
+        where: { and: [waiting(), { userEmail: { equals: email } }] },
+      }),
+    ])
+    return { byClient: byClient.totalDocs, byEmail: byEmail.totalDocs }
+  }
+  const now = new Date().toISOString()
+  const statuses = WAITING_STATUSES.map(() => '?').join(', ')
+  const bounded = (column: string) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${column} = ?
+        AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?))`
+  const result = await sqlite(payload).execute({
+    sql: `SELECT ${bounded('client_key')} AS by_client, ${bounded('user_email')} AS by_email`,
+    args: [
+      clientKey,
+      ...WAITING_STATUSES,
+      now,
+      limits.maxOpenOrdersPerClient,
+      email,
+      ...WAITING_STATUSES,
+      now,
+      limits.maxOpenOrdersPerEmail,
+    ],
+  })
+  const row = result.rows[0]
+  return { byClient: Number(row?.by_client ?? 0), byEmail: Number(row?.by_email ?? 0) }
 }
