@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,11 +18,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-start-'))
 const record = path.join(work, 'imports.txt')
-const port = 3700 + Math.floor(Math.random() * 80)
+let port = 0
 let web: ReturnType<typeof spawn> | undefined
 let output = ''
 
+/** A port nobody listens on now (the web process takes it a moment later). */
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port: free } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return free
+}
+
 beforeAll(async () => {
+  port = await freePort()
   if (!fs.existsSync(path.join(repo, 'dist/web.mjs')))
     throw new Error('dist/web.mjs is missing: run `npm run build` first (npm test does).')
   web = spawn(

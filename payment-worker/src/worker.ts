@@ -18,7 +18,7 @@ import type { LeaseHolder } from './lease'
 import { recordPayments, settleOrder } from './process-order'
 import { lateWatchMs } from './watch/interval'
 import type { Batch } from './watch/plan'
-import { planBatches } from './watch/plan'
+import { batchCost, OLD_SHARE_EVERY_PASSES, planBatches } from './watch/plan'
 import {
   newWatchedOrdersWhere,
   RECHECK_WHERE,
@@ -39,7 +39,10 @@ import { deadlineOf, intervalFor, isFresh, isOpen } from './watch/watched'
  *   first);
  * - every new block triggers a full look (confirmed and unconfirmed) at the fresh orders, at
  *   those with money on the way and at those seen only in the mempool since; a newly seen
- *   order's first look is a full one too;
+ *   order's first look is a full one too, unless it is younger than the last block the worker
+ *   saw (a block since then triggers one anyway);
+ * - a pass's calls are planned one at a time, new orders picked up between them, so a payment
+ *   made right after checkout is looked for at the next call, not after the pass;
  * - older, expired, cancelled and already paid orders (late, extra or repeated payments) with
  *   intervals growing with their age (watch/interval.ts: minutes on the first day, then half
  *   an hour, then three hours), from a reserved share of the budget, for LATE_WATCH_DAYS after
@@ -94,6 +97,8 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
+/** Slack between the web process's clock (an order's createdAt) and the worker's. */
+const CLOCK_MARGIN_MS = 2_000
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -141,6 +146,8 @@ export function startPaymentWorker({
   let lastFullReload = 0
   let newestCreatedAt = 0
   let lastTip = -1
+  /** When this worker last saw the chain's tip change (its first reading counts as one). */
+  let tipChangedAt = Number.POSITIVE_INFINITY
   let lastTipCheck = 0
   let passes = 0
   let backlog = false
@@ -185,13 +192,19 @@ export function startPaymentWorker({
       funded: false,
       nextCheck: now,
       mempoolOnly: false,
-      // Its payment may already be in a block: the first look includes confirmed transactions.
+      // Its payment may already be in a block: the first look includes confirmed transactions
+      // (unless the order is younger than the last block this worker saw, below).
       fullLookDue: true,
     }
     entry.status = order.status
     entry.expiresAt = new Date(order.gatewayExpiresAt).getTime()
     entry.funded = isFunded(order)
     if (!known) {
+      // An order created after the last block this worker saw: a block mined since then changes
+      // the tip, and that change asks for a full look at every fresh order. Its first look is
+      // one mempool call instead of two (issue 18: a payment made right after checkout).
+      if (createdAt > tipChangedAt + CLOCK_MARGIN_MS && isFresh(entry, now, watchSettings))
+        entry.fullLookDue = false
       // Older orders found at start are spread over their interval instead of all at once;
       // an open order past its deadline waits for a decision (paid in time, or expired), so it
       // is looked at now (the budget still paces the calls).
@@ -407,6 +420,7 @@ export function startPaymentWorker({
       if (lastTip < 0 || now - lastTipCheck >= tipPollMs) {
         const tip = await chain.getTipHeight()
         lastTipCheck = now
+        if (tip !== lastTip) tipChangedAt = now
         if (lastTip >= 0 && tip !== lastTip) {
           for (const w of watch.values()) {
             // Whatever left the mempool for this block is seen by a full look. Orders still
@@ -420,16 +434,29 @@ export function startPaymentWorker({
         }
         lastTip = tip
       }
-      const planned = planBatches({
-        watched: watch.values(),
-        now: clock(),
-        pass: passes,
-        callsPerPass,
-        settings: watchSettings,
-      })
-      backlog = planned.backlog
-      for (const batch of planned.plan) await look(batch)
-      if (planned.plan.length > 0) await countChainLook({ payload })
+      // One call at a time, planned afresh before each: an order created meanwhile, or a fresh
+      // one due again, goes before the rest of the pass's older orders (issue 18: a payment
+      // made right after checkout waited for the whole pass, then for the next one's start).
+      let budget = callsPerPass
+      let looked = false
+      for (let call = 0; budget > 0; call += 1) {
+        if (call > 0) await refreshWatchList(clock())
+        const { plan, backlog: more } = planBatches({
+          watched: watch.values(),
+          now: clock(),
+          pass: passes,
+          callsPerPass: budget,
+          settings: watchSettings,
+          olderShare: call === 0 && passes % OLD_SHARE_EVERY_PASSES === 0,
+        })
+        backlog = more || plan.length > 1
+        const batch = plan[0]
+        if (!batch) break
+        await look(batch)
+        looked = true
+        budget -= batchCost(batch)
+      }
+      if (looked) await countChainLook({ payload })
     } else {
       backlog = false
     }
@@ -458,6 +485,7 @@ export function startPaymentWorker({
         watch.clear()
         lastFullReload = 0
         lastTip = -1
+        tipChangedAt = Number.POSITIVE_INFINITY
       }
       if (!orphansReleased) {
         const released = await runInWriterScope(() => releaseOrphanedJobs(payload))

@@ -125,6 +125,16 @@ describe('the batch plan of a pass', () => {
     expect(ids(third)[0]).toEqual(['waited-most', 'waited-less'])
     // The share is taken first; the fresh orders get what is left of the budget.
     expect(third.slice(1).map((b) => b.scope)).toEqual(['unconfirmed'])
+    // Planned again within the same pass (one call at a time), the share is not taken twice.
+    const again = planBatches({
+      watched: [...rush, ...old],
+      now,
+      pass: 3,
+      callsPerPass: 1,
+      settings,
+      olderShare: false,
+    }).plan
+    expect(again.map((b) => b.scope)).toEqual(['unconfirmed'])
   })
 
   it('never spends more than the budget, however many orders are due', () => {

@@ -26,6 +26,7 @@ export function planBatches({
   pass,
   callsPerPass,
   settings,
+  olderShare = pass % OLD_SHARE_EVERY_PASSES === 0,
 }: {
   watched: Iterable<Watched>
   now: number
@@ -33,6 +34,8 @@ export function planBatches({
   pass: number
   callsPerPass: number
   settings: WatchSettings
+  /** Whether this plan starts with older orders' share (by default, every third pass). */
+  olderShare?: boolean
 }): { plan: Batch[]; backlog: boolean } {
   const due = [...watched]
     .filter((w) => w.nextCheck <= now)
@@ -57,7 +60,7 @@ export function planBatches({
       plan.push(batches.shift()!)
     }
   }
-  if (olderBatches.length > 0 && pass % OLD_SHARE_EVERY_PASSES === 0) {
+  if (olderBatches.length > 0 && olderShare) {
     const share = olderBatches.shift()!
     plan.push(share)
     budget -= batchCost(share)

@@ -1,0 +1,133 @@
+import crypto from 'node:crypto'
+
+import { Utils } from '@bsv/sdk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import type { ChainSource, HistoryScope } from '@shop/chain'
+import { createWhatsOnChainClient } from '@shop/chain'
+import { sqlite } from '@shop/cms/testing'
+import type { PaymentsHarness } from './payments/support'
+import { api, createOrder, getOrder, productIdOf, startPaymentsHarness } from './payments/support'
+import type { PaymentWorker } from '../src/worker'
+import { startPaymentWorker } from '../src/worker'
+
+/**
+ * Issue 18, detection: a payment made right after checkout (a wallet already open on the pay
+ * screen) waited for the rest of the worker's pass, which was busy with older orders, and the
+ * next pass's start before the new order was even looked at; then its first look cost two
+ * calls. Now the worker plans one call at a time and picks up new orders between calls, and an
+ * order younger than the last block the worker saw is first looked for in the mempool only.
+ */
+
+const OLDER = 200
+let h: PaymentsHarness
+let worker: PaymentWorker
+let pdfId: number
+/** The worker's clock runs this far behind the real one until the test moves it. */
+let offset = -60_000
+/** Every address-history call the worker made: its scope and addresses. */
+const calls: { scope: HistoryScope; addresses: readonly string[] }[] = []
+/** Runs inside the worker's next address-history call, before it is answered. */
+let duringNextCall: (() => Promise<void>) | undefined
+
+beforeAll(async () => {
+  h = await startPaymentsHarness({ worker: false })
+  pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+  // Expired orders still watched for late payments, all due: the pass always has older work.
+  const now = Date.now()
+  await sqlite(h.shop.payload).batch(
+    Array.from({ length: OLDER }, (_, i) => {
+      const created = now - 2 * 3_600_000 - i * 1000
+      const expires = created + 20 * 60_000
+      return {
+        sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
+                price_at_purchase_u_s_d, bsv_usd_rate_at_purchase, amount_satoshi_expected,
+                amount_satoshi_received, payment_address, address_index, gateway_expires_at,
+                stock_released_at, created_at, updated_at)
+              VALUES (?, 'EXPIRED', ?, 'Book', 'DIGITAL', 'older@example.com', 10, 40, 25000000,
+                0, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          crypto.randomUUID(),
+          pdfId,
+          Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
+          2_000_000 + i,
+          new Date(expires).toISOString(),
+          new Date(expires).toISOString(),
+          new Date(created).toISOString(),
+          new Date(created).toISOString(),
+        ],
+      }
+    }),
+    'write',
+  )
+  const client = createWhatsOnChainClient({
+    baseUrl: h.simulator.wocUrl,
+    maxRequestsPerSecond: 200,
+    retries: 0,
+  })
+  const chain: ChainSource = {
+    ...client,
+    getAddressHistories: async (addresses, scope = 'all') => {
+      calls.push({ scope, addresses })
+      const during = duringNextCall
+      duringNextCall = undefined
+      await during?.()
+      return client.getAddressHistories(addresses, scope)
+    },
+  }
+  const { loadEnv } = await import('@shop/cms/process')
+  worker = startPaymentWorker({
+    payload: h.shop.payload,
+    chain,
+    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+    // Six calls a pass (6 requests/s, one-second passes): older orders fill them.
+    settings: { ...loadEnv(), wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
+    autoStart: false,
+    clock: () => Date.now() + offset,
+  })
+  // The worker's first pass sees the tip (a minute ago by its clock) and starts on older orders.
+  await worker.runOnce()
+  offset = 0
+})
+
+afterAll(async () => {
+  await worker?.stop()
+  await h?.close()
+})
+
+describe('a payment made right after checkout', () => {
+  it('is seen within the pass during which the order was placed, by a mempool-only first look', async () => {
+    let orderId = ''
+    let address = ''
+    // The buyer checks out and pays while the worker asks about older orders.
+    duringNextCall = async () => {
+      orderId = await createOrder(h.shop, pdfId)
+      address = (await getOrder(h.shop.payload, orderId)).paymentAddress
+      const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+      expect(paid.status).toBe(200)
+    }
+    const before = calls.length
+    await worker.runOnce()
+    expect(orderId).not.toBe('')
+    expect((await getOrder(h.shop.payload, orderId)).status).toBe('PAYMENT_DETECTED')
+    const looks = calls.slice(before).filter((c) => c.addresses.includes(address))
+    expect(looks.map((c) => c.scope)).toEqual(['unconfirmed'])
+  })
+
+  it('is still found when it was mined before the order was first looked at', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    const { paymentAddress } = await getOrder(h.shop.payload, orderId)
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    h.simulator.state.mine(1)
+    // The mempool no longer has it; the block's tip change asks for a full look.
+    const before = calls.length
+    for (let pass = 0; pass < 3; pass += 1) {
+      await worker.runOnce()
+      if ((await getOrder(h.shop.payload, orderId)).status !== 'AWAITING_PAYMENT') break
+    }
+    expect(['PAYMENT_DETECTED', 'PAID']).toContain((await getOrder(h.shop.payload, orderId)).status)
+    const looks = calls.slice(before).filter((c) => c.addresses.includes(paymentAddress))
+    expect(looks.map((c) => c.scope)).toContain('all')
+  })
+})
