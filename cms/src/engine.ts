@@ -8,6 +8,7 @@ export type { StatusChangeContext } from './collections/Orders/hooks/applyStatus
 export { runInWriterScope } from './db/sqlite-client'
 export { WORKER_LEASE, claimLease, countChainLook, releaseLease } from './db/atomic'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
+export { loadEmailRenderer } from './operations/email/renderOrderEmail'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
 export { releaseOrphanedJobs, runDueJobs } from './jobs'

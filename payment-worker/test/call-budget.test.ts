@@ -1,6 +1,3 @@
-import crypto from 'node:crypto'
-
-import { Utils } from '@bsv/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { sqlite } from '@shop/cms/testing'
@@ -11,6 +8,7 @@ import {
   productIdOf,
   startPaymentsHarness,
   waitForStatus,
+  watchedOrderRow,
 } from './payments/support'
 import { createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../src/worker'
@@ -33,26 +31,13 @@ beforeAll(async () => {
   // ones still inside the monitoring window.
   const now = Date.now()
   const rows = Array.from({ length: WATCHED }, (_, i) => {
-    const created = i < 300 ? now - i * 1000 : now - 30 * 60_000 - i * 20_000
-    const expires = created + 20 * 60_000
-    return {
-      sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
-              price_at_purchase_u_s_d, bsv_usd_rate_at_purchase, amount_satoshi_expected,
-              amount_satoshi_received, payment_address, address_index, gateway_expires_at,
-              stock_released_at, created_at, updated_at)
-            VALUES (?, ?, ?, 'Book', 'DIGITAL', 'watched@example.com', 10, 40, 25000000, 0, ?, ?, ?, ?, ?, ?)`,
-      args: [
-        crypto.randomUUID(),
-        expires > now ? 'AWAITING_PAYMENT' : 'EXPIRED',
-        pdfId,
-        Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
-        1_000_000 + i,
-        new Date(expires).toISOString(),
-        expires > now ? null : new Date(expires).toISOString(),
-        new Date(created).toISOString(),
-        new Date(created).toISOString(),
-      ],
-    }
+    const createdAt = i < 300 ? now - i * 1000 : now - 30 * 60_000 - i * 20_000
+    return watchedOrderRow({
+      productId: pdfId,
+      index: 1_000_000 + i,
+      createdAt,
+      status: createdAt + 20 * 60_000 > now ? 'AWAITING_PAYMENT' : 'EXPIRED',
+    })
   })
   await sqlite(h.shop.payload).batch(rows, 'write')
 

@@ -1,13 +1,17 @@
-import crypto from 'node:crypto'
-
-import { Utils } from '@bsv/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainSource, HistoryScope } from '@shop/chain'
 import { createWhatsOnChainClient } from '@shop/chain'
 import { sqlite } from '@shop/cms/testing'
 import type { PaymentsHarness } from './payments/support'
-import { api, createOrder, getOrder, productIdOf, startPaymentsHarness } from './payments/support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  startPaymentsHarness,
+  watchedOrderRow,
+} from './payments/support'
 import type { PaymentWorker } from '../src/worker'
 import { startPaymentWorker } from '../src/worker'
 
@@ -36,28 +40,14 @@ beforeAll(async () => {
   // Expired orders still watched for late payments, all due: the pass always has older work.
   const now = Date.now()
   await sqlite(h.shop.payload).batch(
-    Array.from({ length: OLDER }, (_, i) => {
-      const created = now - 2 * 3_600_000 - i * 1000
-      const expires = created + 20 * 60_000
-      return {
-        sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
-                price_at_purchase_u_s_d, bsv_usd_rate_at_purchase, amount_satoshi_expected,
-                amount_satoshi_received, payment_address, address_index, gateway_expires_at,
-                stock_released_at, created_at, updated_at)
-              VALUES (?, 'EXPIRED', ?, 'Book', 'DIGITAL', 'older@example.com', 10, 40, 25000000,
-                0, ?, ?, ?, ?, ?, ?)`,
-        args: [
-          crypto.randomUUID(),
-          pdfId,
-          Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
-          2_000_000 + i,
-          new Date(expires).toISOString(),
-          new Date(expires).toISOString(),
-          new Date(created).toISOString(),
-          new Date(created).toISOString(),
-        ],
-      }
-    }),
+    Array.from({ length: OLDER }, (_, i) =>
+      watchedOrderRow({
+        productId: pdfId,
+        index: 2_000_000 + i,
+        createdAt: now - 2 * 3_600_000 - i * 1000,
+        status: 'EXPIRED',
+      }),
+    ),
     'write',
   )
   const client = createWhatsOnChainClient({

@@ -84,6 +84,13 @@ function mongo(payload: Payload, slug: string): MongoModel {
 
 const nowIso = () => new Date().toISOString()
 
+/**
+ * Stock moved by a sale or an expiry is not an edit of the product: its updatedAt stays. (Payload's
+ * admin compares it on an open form and told an owner editing the product, at every sale, that
+ * someone had changed it; the Products hook keeps a save right when copies sold meanwhile, and
+ * the catalogue's version reads the stock itself.)
+ */
+
 /** Takes one copy off the shelf; false when none is left (or the product is not for sale). */
 export async function reserveStock({
   payload,
@@ -96,17 +103,17 @@ export async function reserveStock({
     const doc = await mongo(payload, slugs.products)
       .findOneAndUpdate(
         { _id: productId, currentStock: { $gt: 0 }, isAvailable: { $ne: false }, deletedAt: null },
-        { $inc: { currentStock: -1 }, $set: { updatedAt: new Date() } },
+        { $inc: { currentStock: -1 } },
         { new: true },
       )
       .lean()
     return doc !== null
   }
   const result = await sqlite(payload).execute({
-    sql: `UPDATE products SET current_stock = current_stock - 1, updated_at = ?
+    sql: `UPDATE products SET current_stock = current_stock - 1
           WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1
           RETURNING current_stock`,
-    args: [nowIso(), Number(productId)],
+    args: [Number(productId)],
   })
   return result.rows.length === 1
 }
@@ -149,9 +156,9 @@ export async function releaseReservedStock({
   ).batch(
     [
       {
-        sql: `UPDATE products SET current_stock = current_stock + 1, updated_at = ?
+        sql: `UPDATE products SET current_stock = current_stock + 1
               WHERE id = ? AND EXISTS (SELECT 1 FROM orders WHERE id = ? AND stock_released_at IS NULL)`,
-        args: [at, Number(productId), orderId],
+        args: [Number(productId), orderId],
       },
       {
         sql: `UPDATE orders SET stock_released_at = ?, updated_at = ? WHERE id = ? AND stock_released_at IS NULL`,
@@ -310,7 +317,7 @@ export async function reserveStockForOrder({
     const options = session ? { session } : undefined
     const taken = await mongo(payload, slugs.products).updateOne(
       { _id: productId, currentStock: { $gt: 0 }, isAvailable: { $ne: false }, deletedAt: null },
-      { $inc: { currentStock: -1 }, $set: { updatedAt: new Date() } },
+      { $inc: { currentStock: -1 } },
       options,
     )
     if (taken.modifiedCount !== 1) return false
@@ -327,10 +334,10 @@ export async function reserveStockForOrder({
   ).batch(
     [
       {
-        sql: `UPDATE products SET current_stock = current_stock - 1, updated_at = ?
+        sql: `UPDATE products SET current_stock = current_stock - 1
               WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1
                 AND EXISTS (SELECT 1 FROM orders WHERE id = ? AND stock_released_at IS NOT NULL)`,
-        args: [at, Number(productId), orderId],
+        args: [Number(productId), orderId],
       },
       {
         // changes(): the rows the statement above changed, in this same transaction.

@@ -65,7 +65,8 @@ const INSERT_ORDER = `INSERT INTO orders (id, status, product_id, amount_satoshi
     payment_address, address_index, created_at, updated_at, ${FIELDS.map((f) => COLUMNS[f]).join(', ')})
   VALUES (${Array.from({ length: 12 + FIELDS.length }, () => '?').join(', ')})`
 
-const TAKE_COPY = `UPDATE products SET current_stock = current_stock - 1, updated_at = ?
+// A sale is not an edit of the product: its updatedAt stays (see db/atomic.ts).
+const TAKE_COPY = `UPDATE products SET current_stock = current_stock - 1
   WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1`
 
 /**
@@ -116,7 +117,7 @@ export async function storeNewOrder({
           ...FIELDS.map((field) => fields[field] ?? null),
         ],
       },
-      { sql: TAKE_COPY, args: [now, Number(fields.product)] },
+      { sql: TAKE_COPY, args: [Number(fields.product)] },
     ])
     if (taken?.rowsAffected !== 1) return null
     await tx.commit()

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,14 +22,40 @@ const run = promisify(execFile)
 
 let shop: TestShop
 let product: Product
+let rates: http.Server
+
+/**
+ * CoinGecko and CoinPaprika on loopback, answering after 300 ms: a checkout that asks for the
+ * rate waits on the network with the event loop free, as in production. (With the fixed test
+ * rate a checkout never waits on anything: each one finished before the next request was read,
+ * so the shop was never seen saturated.)
+ */
+async function startSlowRateSources(): Promise<string> {
+  rates = http.createServer((req, res) => {
+    const body = req.url?.startsWith('/gecko/')
+      ? { 'bitcoin-cash-sv': { eur: 40 } }
+      : { quotes: { EUR: { price: 40 } } }
+    setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      300,
+    )
+  })
+  await new Promise<void>((resolve) => rates.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(rates.address() as AddressInfo).port}`
+}
 
 beforeAll(async () => {
+  const base = await startSlowRateSources()
   shop = await startTestShop({
     env: {
       CHECKOUT_CONCURRENCY: '1',
       CHECKOUT_QUEUE: '2',
       CHECKOUT_MAX_WAIT_MS: '3000',
       ORDER_CREATE_RATE_LIMIT: '1000',
+      RATE_SOURCE: 'live',
+      COINGECKO_URL: `${base}/gecko`,
+      COINPAPRIKA_URL: `${base}/paprika`,
+      RATE_CACHE_SECONDS: '1',
     },
   })
   const printed = await shop.payload.find({
@@ -40,6 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shop?.close()
+  await new Promise((resolve) => rates?.close(resolve))
 })
 
 const orderBody = () =>

@@ -1,3 +1,7 @@
+import crypto from 'node:crypto'
+
+import { Utils } from '@bsv/sdk'
+import type { InStatement } from '@libsql/client'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
 import { createWhatsOnChainClient } from '@shop/chain'
@@ -91,5 +95,42 @@ export async function startPaymentsHarness({
       await shop.close()
       await simulator.close()
     },
+  }
+}
+
+/**
+ * An order row as checkout would have stored it, for tests that fill the watch list directly:
+ * DIGITAL, 0.25 BSV due, a random testnet address, its copy released once it expired.
+ */
+export function watchedOrderRow({
+  productId,
+  index,
+  createdAt,
+  status,
+}: {
+  productId: number
+  /** Its address index (unique per row). */
+  index: number
+  createdAt: number
+  status: 'AWAITING_PAYMENT' | 'EXPIRED'
+}): InStatement {
+  const expires = createdAt + 20 * 60_000
+  return {
+    sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
+            price_at_purchase_u_s_d, bsv_usd_rate_at_purchase, amount_satoshi_expected,
+            amount_satoshi_received, payment_address, address_index, gateway_expires_at,
+            stock_released_at, created_at, updated_at)
+          VALUES (?, ?, ?, 'Book', 'DIGITAL', 'watched@example.com', 10, 40, 25000000, 0, ?, ?, ?, ?, ?, ?)`,
+    args: [
+      crypto.randomUUID(),
+      status,
+      productId,
+      Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
+      index,
+      new Date(expires).toISOString(),
+      status === 'EXPIRED' ? new Date(expires).toISOString() : null,
+      new Date(createdAt).toISOString(),
+      new Date(createdAt).toISOString(),
+    ],
   }
 }

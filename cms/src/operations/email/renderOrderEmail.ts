@@ -23,6 +23,17 @@ export function shopInfoOf(
   }
 }
 
+const loadRenderer = () =>
+  Promise.all([import('@react-email/components'), import('../../email/templates')])
+let renderer: ReturnType<typeof loadRenderer> | undefined
+
+/**
+ * React Email and the templates, loaded once. The web process never needs them; the payment
+ * worker, which sends the e-mails, loads them as it starts, so no pass waits for them while a
+ * payment is being looked for.
+ */
+export const loadEmailRenderer = () => (renderer ??= loadRenderer())
+
 /**
  * The three buyer e-mails and the owner's two alerts (email/templates, React Email): HTML for
  * mail clients and the same message as plain text. Links are absolute (PUBLIC_URL). React Email
@@ -40,10 +51,7 @@ export async function renderOrderEmail({
   shop: ShopInfo
   download?: DownloadLink | null
 }): Promise<RenderedEmail> {
-  const [{ render }, { EMAIL_TEMPLATES }] = await Promise.all([
-    import('@react-email/components'),
-    import('../../email/templates'),
-  ])
+  const [{ render }, { EMAIL_TEMPLATES }] = await loadEmailRenderer()
   const { subject, element } = EMAIL_TEMPLATES[kind]({ shop, order, download })
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
   return { subject, html, text }

@@ -31,6 +31,13 @@ const waiting = (): Where => ({
   ],
 })
 
+type WaitingOrdersOf = {
+  payload: Payload
+  limits: OpenOrderLimits
+  clientKey: string
+  email: string
+}
+
 /**
  * Why this order would hoard stock, or null: one client (or one e-mail address) may hold only so
  * many unpaid orders at once, each holding a copy for the expiry time and each sending an e-mail
@@ -41,12 +48,7 @@ export async function hoardingProblem({
   limits,
   clientKey,
   email,
-}: {
-  payload: Payload
-  limits: OpenOrderLimits
-  clientKey: string
-  email: string
-}): Promise<string | null> {
+}: WaitingOrdersOf): Promise<string | null> {
   const { byClient, byEmail } = await countWaitingOrders({ payload, limits, clientKey, email })
   if (byClient >= limits.maxOpenOrdersPerClient || byEmail >= limits.maxOpenOrdersPerEmail)
     return 'You already have unpaid orders waiting for payment. Please pay one of them or let it expire before placing another.'
@@ -64,12 +66,7 @@ async function countWaitingOrders({
   limits,
   clientKey,
   email,
-}: {
-  payload: Payload
-  limits: OpenOrderLimits
-  clientKey: string
-  email: string
-}): Promise<{ byClient: number; byEmail: number }> {
+}: WaitingOrdersOf): Promise<{ byClient: number; byEmail: number }> {
   if (engineOf(payload) === 'mongodb') {
     const [byClient, byEmail] = await Promise.all([
       payload.count({
