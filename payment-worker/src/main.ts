@@ -2,6 +2,7 @@
  * The payment worker process (`npm start` runs it beside the web process): validates the
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
+import { loadEmailRenderer } from '@shop/cms/engine'
 import { EnvError, loadEnv } from '@shop/cms/process'
 import { holdProcessOpen } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
@@ -29,6 +30,9 @@ async function main() {
   const { getPayload } = await import('payload')
   const { default: config } = await import('@shop/cms/payload-config')
   const payload = await getPayload({ config })
+  // The worker sends the e-mails: the renderer loads now, not in the pass that finds a payment
+  // (the web process never loads it).
+  if (env.emailDelivery !== 'off') await loadEmailRenderer()
   const chain = createWhatsOnChainClient({
     baseUrl: env.wocApiUrl,
     apiKey: env.wocApiKey,

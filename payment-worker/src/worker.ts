@@ -6,7 +6,6 @@ import type { Order } from '@shop/cms/engine'
 import {
   countChainLook,
   fulfilOrder,
-  loadEmailRenderer,
   queueOrderCreatedEmails,
   runInWriterScope,
   fileStoreOf,
@@ -488,8 +487,6 @@ export function startPaymentWorker({
         lastTip = -1
         tipChangedAt = Number.POSITIVE_INFINITY
       }
-      // The e-mail renderer before the first pass that may send (the web process never loads it).
-      if (settings.emailDelivery !== 'off') await loadEmailRenderer()
       if (!orphansReleased) {
         const released = await runInWriterScope(() => releaseOrphanedJobs(payload))
         if (released > 0)

@@ -9,6 +9,7 @@ import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
 import { startTestShop } from '@shop/cms/testing'
+import { loadEmailRenderer } from '@shop/cms/engine'
 
 export {
   api,
@@ -77,6 +78,8 @@ export async function startPaymentsHarness({
     maxRequestsPerSecond: 200,
     retries: 0,
   })
+  // As the worker's main does: the e-mail renderer is loaded before the worker starts.
+  await loadEmailRenderer()
   const worker = startPaymentWorker({
     payload: shop.payload,
     chain,
