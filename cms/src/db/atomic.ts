@@ -91,6 +91,15 @@ const nowIso = () => new Date().toISOString()
  * the catalogue's version reads the stock itself.)
  */
 
+/** SQLite: one copy off the shelf of a product for sale; changes no row when none is left. */
+export function takeOneCopy(productId: string | number): InStatement {
+  return {
+    sql: `UPDATE products SET current_stock = current_stock - 1
+          WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1`,
+    args: [Number(productId)],
+  }
+}
+
 /** Takes one copy off the shelf; false when none is left (or the product is not for sale). */
 export async function reserveStock({
   payload,
@@ -109,13 +118,8 @@ export async function reserveStock({
       .lean()
     return doc !== null
   }
-  const result = await sqlite(payload).execute({
-    sql: `UPDATE products SET current_stock = current_stock - 1
-          WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1
-          RETURNING current_stock`,
-    args: [Number(productId)],
-  })
-  return result.rows.length === 1
+  const result = await sqlite(payload).execute(takeOneCopy(productId))
+  return result.rowsAffected === 1
 }
 
 /**

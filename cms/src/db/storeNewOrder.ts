@@ -11,6 +11,7 @@ import {
   engineOf,
   reserveStockForOrder,
   sqlite,
+  takeOneCopy,
 } from './atomic'
 
 /** What checkout decides about a new order; the id, status, defaults and address come here. */
@@ -65,10 +66,6 @@ const INSERT_ORDER = `INSERT INTO orders (id, status, product_id, amount_satoshi
     payment_address, address_index, created_at, updated_at, ${FIELDS.map((f) => COLUMNS[f]).join(', ')})
   VALUES (${Array.from({ length: 12 + FIELDS.length }, () => '?').join(', ')})`
 
-// A sale is not an edit of the product: its updatedAt stays (see db/atomic.ts).
-const TAKE_COPY = `UPDATE products SET current_stock = current_stock - 1
-  WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1`
-
 /**
  * Stores a new order holding one copy of its book, with a never-used address index and the
  * address derived from it, in one transaction: all of it or nothing (null when no copy is left).
@@ -117,7 +114,7 @@ export async function storeNewOrder({
           ...FIELDS.map((field) => fields[field] ?? null),
         ],
       },
-      { sql: TAKE_COPY, args: [Number(fields.product)] },
+      takeOneCopy(fields.product),
     ])
     if (taken?.rowsAffected !== 1) return null
     await tx.commit()
