@@ -1,6 +1,10 @@
 import react from '@vitejs/plugin-react'
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
 import { defineConfig } from 'vite'
+import type { Plugin } from 'vite'
 
 /**
  * Where `npm run dev` proxies the API: the web process, on the PORT it was started with (the
@@ -12,9 +16,36 @@ export function devProxyTarget(env: Record<string, string | undefined> = process
 
 const target = devProxyTarget()
 
+/**
+ * Each built script, stylesheet and SVG over 1 KB is written beside its brotli copy at the
+ * highest quality (`<file>.br`), which the web process sends to browsers that accept it
+ * (cms/src/server/precompressed.ts). Compressing on every request stays at a fast level: the
+ * entry is 80 KB that way and 69 KB at quality 11, which puts a shopper's page under 80 KB of
+ * JavaScript (issue 18).
+ */
+export function precompress(): Plugin {
+  return {
+    name: 'shop:precompress',
+    apply: (_config, { command, isSsrBuild }) => command === 'build' && !isSsrBuild,
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist'
+      for (const name of Object.keys(bundle).filter((file) => /\.(js|css|svg)$/.test(file))) {
+        const file = path.join(dir, name)
+        const data = await fs.readFile(file)
+        if (data.length < 1024) continue
+        const params = {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+        }
+        await fs.writeFile(`${file}.br`, zlib.brotliCompressSync(data, { params }))
+      }
+    },
+  }
+}
+
 // The storefront is served by the web process from dist/; in dev Vite proxies the server.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },

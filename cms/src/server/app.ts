@@ -18,6 +18,7 @@ import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
 import { requestLogOptions } from './requestLog'
+import { precompressedFiles } from './precompressed'
 import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
 import { fileStoreOf } from '../storage'
@@ -149,6 +150,7 @@ export function createApp({
   }
 
   app.use(storefrontCsp)
+  app.use('/assets', precompressedFiles(path.join(storefrontDir, 'assets')))
   app.use(
     '/assets',
     express.static(path.join(storefrontDir, 'assets'), {
