@@ -29,6 +29,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-server/**',
       '**/.next/**',
       'data/**',
       'bench/results/**',

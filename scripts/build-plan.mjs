@@ -5,7 +5,8 @@ export function buildSteps({ production }) {
   return [
     {
       name: 'the storefront',
-      output: 'storefront/dist/index.html',
+      // The renderer is built last (storefront's build script), so it is the step's output.
+      output: 'storefront/dist-server/entry-server.js',
       sources: [
         'storefront/src',
         'storefront/index.html',

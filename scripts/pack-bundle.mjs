@@ -23,6 +23,7 @@ const FILES = [
   'scripts/entries.mjs',
   'dist',
   'storefront/dist',
+  'storefront/dist-server',
   'cms/.next',
   'cms/next.config.mjs',
   ...WORKSPACES.map((w) => `${w}/package.json`),

@@ -44,7 +44,9 @@ export function precompress(): Plugin {
 }
 
 // The storefront is served by the web process from dist/; in dev Vite proxies the server.
-export default defineConfig({
+// `vite build --ssr src/entry-server.tsx --outDir dist-server` builds the renderer the web
+// process draws the first screens with (no public files: it is never served).
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompress()],
   resolve: {
     alias: [
@@ -63,7 +65,8 @@ export default defineConfig({
     target: 'es2022',
     // dist/.vite/manifest.json: which files draw each screen, so the web process can name the
     // first screen's files in the page it serves (cms/src/server/storefrontPage.ts).
-    manifest: true,
+    manifest: !isSsrBuild,
+    copyPublicDir: !isSsrBuild,
   },
   server: {
     port: 5173,
@@ -74,4 +77,4 @@ export default defineConfig({
       '/download': target,
     },
   },
-})
+}))

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 import type { RequestHandler } from 'express'
 import type { Payload } from 'payload'
@@ -24,6 +25,13 @@ type Hints = {
 }
 
 type PageSettings = { payload: Payload; catalogue: Catalogue }
+
+/**
+ * The app itself (React, the router, the screens' loader), which the storefront's entry imports
+ * after the first paint (storefront/src/main.tsx): every page names its files so the browser
+ * downloads them while it paints.
+ */
+const APP_MODULE = 'src/app/start.tsx'
 
 /**
  * The shopper's three first screens and what each needs for its first paint. Without hints a
@@ -66,6 +74,18 @@ async function hintsFor(
   return null
 }
 
+/** The storefront's renderer (storefront/src/entry-server.tsx, built into dist-server/). */
+type Renderer = {
+  render: (
+    url: string,
+    answers: Record<string, unknown>,
+  ) => Promise<{ html: string; title: string | null; head: string }>
+}
+type Drawn = Awaited<ReturnType<Renderer['render']>>
+
+/** Pages drawn, by path and answers: a page is drawn again only when its answers change. */
+const DRAWN_PAGES_KEPT = 200
+
 const attr = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
@@ -89,9 +109,11 @@ function filesOf(manifest: Manifest, key: string) {
 /**
  * The storefront's page (index.html) for any path the SPA draws, with, for the landing page, the
  * store and a product page, what their first paint needs named in the page itself: the screen's
- * chunk and stylesheet (modulepreload, stylesheet), a product's cover (preload), and the first
- * answers inline as JSON (`#shop-data`, read by the storefront's SWR as fallback data). Anything
- * missing (no manifest in development, a failing read) leaves the plain page.
+ * chunk and stylesheet (modulepreload, stylesheet), a product's cover (preload), the first
+ * answers inline as JSON (`#shop-data`, read by the storefront's SWR as fallback data), and the
+ * screen itself drawn from those answers by the storefront's renderer (decision 015), which the
+ * browser's React then takes over. Anything missing (no build in development, a failing read or
+ * render) leaves the plain page, which the browser draws.
  */
 export function storefrontPage({
   storefrontDir,
@@ -101,11 +123,14 @@ export function storefrontPage({
 }: PageSettings & { storefrontDir: string; logger: Logger }): RequestHandler {
   const indexHtml = path.join(storefrontDir, 'index.html')
   const manifestFile = path.join(storefrontDir, '.vite/manifest.json')
+  const rendererFile = path.join(storefrontDir, '../dist-server/entry-server.js')
   type Loaded = {
     at: number
     html: string
     manifest: Manifest | null
     files: Map<string, ReturnType<typeof filesOf>>
+    renderer: Promise<Renderer | null>
+    drawn: Map<string, Promise<Drawn>>
   }
   let loaded: Loaded | null = null
   /** The page and manifest, read again only when a build replaced them (one stat a request). */
@@ -116,9 +141,45 @@ export function storefrontPage({
       const manifest = fs.existsSync(manifestFile)
         ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest)
         : null
-      loaded = { at, html: fs.readFileSync(indexHtml, 'utf8'), manifest, files: new Map() }
+      loaded = {
+        at,
+        html: fs.readFileSync(indexHtml, 'utf8'),
+        manifest,
+        files: new Map(),
+        renderer: loadRenderer(),
+        drawn: new Map(),
+      }
     }
     return loaded
+  }
+  /** Loaded on the first page that needs it, again after a build (a new page, a new renderer). */
+  const loadRenderer = async (): Promise<Renderer | null> => {
+    if (!fs.existsSync(rendererFile)) return null
+    const url = pathToFileURL(rendererFile)
+    url.search = `?at=${fs.statSync(rendererFile).mtimeMs}`
+    try {
+      return (await import(/* @vite-ignore */ url.href)) as Renderer
+    } catch (error) {
+      logger.warn(
+        { err: error },
+        'the storefront renderer did not load; pages are drawn by browsers',
+      )
+      return null
+    }
+  }
+  /** The screen drawn once per path and answers; past the limit the oldest drawing goes. */
+  const draw = async (page: Loaded, url: string, answersText: string): Promise<Drawn | null> => {
+    const renderer = await page.renderer
+    if (!renderer) return null
+    const key = `${url}\n${answersText}`
+    let drawn = page.drawn.get(key)
+    if (!drawn) {
+      drawn = renderer.render(url, JSON.parse(answersText) as Record<string, unknown>)
+      page.drawn.set(key, drawn)
+      drawn.catch(() => page.drawn.delete(key))
+      if (page.drawn.size > DRAWN_PAGES_KEPT) page.drawn.delete(page.drawn.keys().next().value!)
+    }
+    return drawn
   }
 
   return async (req, res) => {
@@ -132,27 +193,47 @@ export function storefrontPage({
     }
     const { html, manifest, files } = page
     let head = ''
+    let drawn: Drawn | null = null
     try {
-      const hints = manifest ? await hintsFor(req.path, { payload, catalogue }) : null
-      if (hints && manifest) {
-        if (!files.has(hints.module)) files.set(hints.module, filesOf(manifest, hints.module))
-        const { scripts, styles } = files.get(hints.module)!
-        head += styles.map((file) => `<link rel="stylesheet" href="/${attr(file)}">`).join('')
-        head += scripts.map((file) => `<link rel="modulepreload" href="/${attr(file)}">`).join('')
-        if (hints.image)
-          head += `<link rel="preload" as="image" href="${attr(hints.image)}" fetchpriority="high">`
-        const answers = Object.entries(hints.answers)
-        if (answers.length > 0)
-          head += `<script id="shop-data" type="application/json">{${answers
+      if (manifest) {
+        const filesFor = (module: string) => {
+          if (!files.has(module)) files.set(module, filesOf(manifest, module))
+          return files.get(module)!
+        }
+        const hints = await hintsFor(req.path, { payload, catalogue })
+        const screen = hints ? filesFor(hints.module) : { scripts: [], styles: [] }
+        const scripts = new Set([...filesFor(APP_MODULE).scripts, ...screen.scripts])
+        head += screen.styles
+          .map((file) => `<link rel="stylesheet" href="/${attr(file)}">`)
+          .join('')
+        head += [...scripts]
+          .map((file) => `<link rel="modulepreload" href="/${attr(file)}">`)
+          .join('')
+        const answers = Object.entries(hints?.answers ?? {})
+        if (answers.length > 0) {
+          const answersText = `{${answers
             .map(([key, text]) => `${JSON.stringify(key)}:${text}`)
             .join(',')
-            .replace(/</g, '\\u003c')}}</script>`
+            .replace(/</g, '\\u003c')}}`
+          head += `<script id="shop-data" type="application/json">${answersText}</script>`
+          drawn = await draw(page, req.path, answersText)
+        }
+        // A drawn page names its cover itself (drawn.head); a page left to the browser here.
+        if (drawn) head += drawn.head
+        else if (hints?.image)
+          head += `<link rel="preload" as="image" href="${attr(hints.image)}" fetchpriority="high">`
       }
     } catch (error) {
       logger.warn({ err: error, path: req.path }, 'page hints failed; serving the plain page')
       head = ''
+      drawn = null
+    }
+    let body = head ? html.replace('</head>', `${head}</head>`) : html
+    if (drawn) {
+      body = body.replace('<div id="root"></div>', `<div id="root">${drawn.html}</div>`)
+      if (drawn.title) body = body.replace(/<title>[^<]*<\/title>/, `<title>${drawn.title}</title>`)
     }
     res.setHeader('Cache-Control', 'no-cache')
-    res.type('html').send(head ? html.replace('</head>', `${head}</head>`) : html)
+    res.type('html').send(body)
   }
 }

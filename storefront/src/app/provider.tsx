@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import { SWRConfig } from 'swr'
 import type { Middleware } from 'swr'
@@ -31,22 +31,26 @@ export function freshFromPage(answers: Record<string, unknown>): Middleware {
   }
 }
 
-const fallback = typeof document === 'undefined' ? {} : initialAnswers()
-const use = [freshFromPage(fallback)]
+const pageAnswers = typeof document === 'undefined' ? {} : initialAnswers()
 
-/** App-wide providers: SWR with the storefront's defaults and the page's first answers. */
-export function AppProvider({ children }: { children: ReactNode }) {
-  return (
-    <SWRConfig
-      value={{
-        revalidateOnFocus: false,
-        shouldRetryOnError: false,
-        dedupingInterval: 5000,
-        fallback,
-        use,
-      }}
-    >
-      {children}
-    </SWRConfig>
-  )
+/**
+ * App-wide providers: SWR with the storefront's defaults and the first answers, the page's in
+ * the browser, the ones the server renders the page with there (`entry-server.tsx`): both
+ * sides draw the first screen from the same answers, so hydration finds what it draws.
+ */
+export function AppProvider({
+  children,
+  answers = pageAnswers,
+}: {
+  children: ReactNode
+  answers?: Record<string, unknown>
+}) {
+  const [value] = useState(() => ({
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+    dedupingInterval: 5000,
+    fallback: answers,
+    use: [freshFromPage(answers)],
+  }))
+  return <SWRConfig value={value}>{children}</SWRConfig>
 }

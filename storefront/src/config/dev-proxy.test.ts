@@ -11,7 +11,10 @@ describe('the dev server proxy', () => {
   })
 
   it('sends the API, files and downloads to the web process', () => {
-    const proxy = (config as { server?: { proxy?: Record<string, string> } }).server?.proxy ?? {}
+    const served = config({ command: 'serve', mode: 'development' }) as {
+      server?: { proxy?: Record<string, string> }
+    }
+    const proxy = served.server?.proxy ?? {}
     expect(Object.keys(proxy).sort()).toEqual(['/api', '/documents', '/download', '/media'])
     expect(new Set(Object.values(proxy))).toEqual(new Set([devProxyTarget()]))
   })

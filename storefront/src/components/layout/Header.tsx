@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Link, NavLink } from 'react-router-dom'
 
 import { paths } from '@/config/paths'
+import { useHydrated } from '@/lib/use-hydrated'
 
 export const mainLinks = [
   { to: paths.papers, label: 'Papers' },
@@ -12,6 +13,7 @@ export const mainLinks = [
 
 export function Header() {
   const [open, setOpen] = useState(false)
+  const hydrated = useHydrated()
   return (
     <header className="site-header">
       <div className="container site-header__inner">
@@ -24,6 +26,7 @@ export function Header() {
           className="nav-toggle"
           aria-expanded={open}
           aria-controls="main-nav"
+          disabled={!hydrated}
           onClick={() => setOpen((value) => !value)}
         >
           <span className="visually-hidden">Menu</span>

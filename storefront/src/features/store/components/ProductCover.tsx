@@ -26,6 +26,7 @@ export function ProductCover({
       width={600}
       height={900}
       loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
       decoding="async"
       onError={onError}
     />

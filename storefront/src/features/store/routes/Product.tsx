@@ -4,6 +4,7 @@ import useSWR from 'swr'
 import { ErrorState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
+import { useHydrated } from '@/lib/use-hydrated'
 
 import { getProduct, productKey } from '../api/get-product'
 import { useBsvRate } from '../api/use-bsv-rate'
@@ -61,6 +62,7 @@ export function ProductRoute() {
     mutate,
   } = useSWR(productKey(productId), () => getProduct(productId))
   const rate = useBsvRate()
+  const hydrated = useHydrated()
 
   if (!product && (isLoading || isValidating)) return <ProductSkeleton />
 
@@ -118,7 +120,7 @@ export function ProductRoute() {
           <button
             type="button"
             className="button button--accent button--buy"
-            disabled={unavailable}
+            disabled={unavailable || !hydrated}
             onClick={() => navigate(paths.checkout, { state: { product } })}
           >
             Buy Now
