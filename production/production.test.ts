@@ -314,6 +314,19 @@ describe('the production bundle behind Caddy', () => {
     expect(plain.headers.get('location')).toMatch(/^https:\/\/localhost(:\d+)?\/admin$/)
   })
 
+  it('sends the store drawn by the server, and the app as its brotli copy (decision 015)', async () => {
+    const page = await (await shop('/store')).text()
+    expect(page).toMatch(/<div id="root">[\s\S]*<h1 id="store-title">Our Books<\/h1>/)
+    const app = /<link rel="modulepreload" href="(\/assets\/start-[^"]+\.js)">/.exec(page)?.[1]
+    expect(app).toBeDefined()
+    const res = await shop(app!, { headers: { 'accept-encoding': 'br' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-encoding')).toBe('br')
+    expect((await res.arrayBuffer()).byteLength).toBe(
+      fs.statSync(path.join(repo, 'storefront/dist', app!)).size,
+    )
+  })
+
   it('keeps first-register closed; create-admin makes the first admin, who signs in over HTTPS', async () => {
     const register = await shop('/cms/api/staff/first-register', {
       method: 'POST',
