@@ -317,7 +317,9 @@ describe('the production bundle behind Caddy', () => {
   it('sends the store drawn by the server, and the app as its brotli copy (decision 015)', async () => {
     const page = await (await shop('/store')).text()
     expect(page).toMatch(/<div id="root">[\s\S]*<h1 id="store-title">Our Books<\/h1>/)
-    const app = /<link rel="modulepreload" href="(\/assets\/start-[^"]+\.js)">/.exec(page)?.[1]
+    const app = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)">/.exec(
+      page,
+    )?.[1]
     expect(app).toBeDefined()
     const res = await shop(app!, { headers: { 'accept-encoding': 'br' } })
     expect(res.status).toBe(200)

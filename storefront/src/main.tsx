@@ -1,10 +1,17 @@
+import { StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+
+import { App } from './app/App'
 import './styles/global.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('The page has no #root element.')
-// React and the app load after the browser's first paint: a page the server drew shows at once
-// instead of after the whole app ran on the phone's CPU (issue 18). The web process names the
-// app's files in the page (modulepreload), so they download meanwhile.
-requestAnimationFrame(() =>
-  setTimeout(() => void import('./app/start').then(({ start }) => start(root))),
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
 )
+// The landing page, the store and a product page arrive drawn by the web process
+// (entry-server.tsx, decision 015): React takes that HTML over. Every other page is drawn here.
+if (root.firstElementChild) hydrateRoot(root, app)
+else createRoot(root).render(app)

@@ -27,13 +27,6 @@ type Hints = {
 type PageSettings = { payload: Payload; catalogue: Catalogue }
 
 /**
- * The app itself (React, the router, the screens' loader), which the storefront's entry imports
- * after the first paint (storefront/src/main.tsx): every page names its files so the browser
- * downloads them while it paints.
- */
-const APP_MODULE = 'src/app/start.tsx'
-
-/**
  * The shopper's three first screens and what each needs for its first paint. Without hints a
  * phone fetched the entry, then the screen's chunk, then its data, one after the other: the
  * landing's largest text painted at 2.6 s in Lighthouse's mobile run (issue 18).
@@ -202,7 +195,7 @@ export function storefrontPage({
         }
         const hints = await hintsFor(req.path, { payload, catalogue })
         const screen = hints ? filesFor(hints.module) : { scripts: [], styles: [] }
-        const scripts = new Set([...filesFor(APP_MODULE).scripts, ...screen.scripts])
+        const scripts = screen.scripts
         head += screen.styles
           .map((file) => `<link rel="stylesheet" href="/${attr(file)}">`)
           .join('')
