@@ -43,8 +43,16 @@ describe('the first screens without JavaScript', () => {
       javaScriptEnabled: false,
     })
     const page = await context.newPage()
+    const stylesheets: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'stylesheet') stylesheets.push(request.url())
+    })
     await page.goto('/store')
     expect(await page.title()).toBe('Our Books · Dual Vote')
+    // Styled by the stylesheets inline in the page, none fetched.
+    const grid = page.getByRole('list', { name: 'Books' })
+    expect(await grid.evaluate((element) => getComputedStyle(element).display)).toBe('flex')
+    expect(stylesheets).toEqual([])
     await expect
       .poll(() => page.getByRole('list', { name: 'Books' }).getByRole('listitem').count())
       .toBeGreaterThan(0)
@@ -66,6 +74,10 @@ describe('the first screens with JavaScript', () => {
   it('/store is taken over without errors: prices in BSV arrive and links route in the page', async () => {
     const { context, page, errors } = await newPage(browser, PHONE)
     const logged = consoleErrors(page)
+    const stylesheets: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname)
+    })
     await page.goto('/store')
     // The rate is asked for once React runs: BSV prices mean the page is live.
     await page.getByText(/ BSV$/).first().waitFor()
@@ -76,6 +88,8 @@ describe('the first screens with JavaScript', () => {
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
       true,
     )
+    // The product screen's own stylesheet only: the store's and the shared ones came inline.
+    expect(stylesheets.every((file) => !/\/(index|store|StatusMessage)-/.test(file))).toBe(true)
     expect(errors).toEqual([])
     expect(logged).toEqual([])
     await context.close()

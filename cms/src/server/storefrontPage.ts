@@ -124,6 +124,8 @@ export function storefrontPage({
     files: Map<string, ReturnType<typeof filesOf>>
     renderer: Promise<Renderer | null>
     drawn: Map<string, Promise<Drawn>>
+    /** Built stylesheets' text by file, or null for one that cannot go inline. */
+    css: Map<string, string | null>
   }
   let loaded: Loaded | null = null
   /** The page and manifest, read again only when a build replaced them (one stat a request). */
@@ -141,6 +143,7 @@ export function storefrontPage({
         files: new Map(),
         renderer: loadRenderer(),
         drawn: new Map(),
+        css: new Map(),
       }
     }
     return loaded
@@ -175,6 +178,24 @@ export function storefrontPage({
     return drawn
   }
 
+  /**
+   * A drawn page's stylesheet, inline: the phone paints without asking for it first. The link
+   * stays, `disabled` (never fetched), because the storefront's loader skips a screen's
+   * stylesheet that the page already links and would otherwise fetch it again and wait for it.
+   * A sheet with relative `url()`s stays a plain link (they would resolve against the page).
+   */
+  const styleOf = (page: Loaded, file: string, inline: boolean) => {
+    const link = `<link rel="stylesheet" href="/${attr(file)}"`
+    if (!inline) return `${link}>`
+    if (!page.css.has(file)) {
+      const text = fs.readFileSync(path.join(storefrontDir, file), 'utf8')
+      const safe = !/<\/style/i.test(text) && !/url\((?!\s*["']?data:)/i.test(text)
+      page.css.set(file, safe ? text : null)
+    }
+    const text = page.css.get(file)
+    return text === null ? `${link}>` : `<style>${text}</style>${link} disabled>`
+  }
+
   return async (req, res) => {
     const page = load()
     if (!page) {
@@ -186,6 +207,7 @@ export function storefrontPage({
     }
     const { html, manifest, files } = page
     let head = ''
+    let styles: string[] = []
     let drawn: Drawn | null = null
     try {
       if (manifest) {
@@ -195,11 +217,8 @@ export function storefrontPage({
         }
         const hints = await hintsFor(req.path, { payload, catalogue })
         const screen = hints ? filesFor(hints.module) : { scripts: [], styles: [] }
-        const scripts = screen.scripts
-        head += screen.styles
-          .map((file) => `<link rel="stylesheet" href="/${attr(file)}">`)
-          .join('')
-        head += [...scripts]
+        styles = screen.styles
+        head += screen.scripts
           .map((file) => `<link rel="modulepreload" href="/${attr(file)}">`)
           .join('')
         const answers = Object.entries(hints?.answers ?? {})
@@ -219,12 +238,31 @@ export function storefrontPage({
     } catch (error) {
       logger.warn({ err: error, path: req.path }, 'page hints failed; serving the plain page')
       head = ''
+      styles = []
       drawn = null
     }
-    let body = head ? html.replace('</head>', `${head}</head>`) : html
+    let body = html
+    let sheets: string
+    try {
+      sheets = styles.map((file) => styleOf(page, file, !!drawn)).join('')
+      if (drawn)
+        body = html.replace(
+          /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g,
+          (_, file: string) => styleOf(page, file, true),
+        )
+    } catch (error) {
+      // A stylesheet that cannot be read: the page links them all.
+      logger.warn({ err: error, path: req.path }, 'inline styles failed; linking them')
+      body = html
+      sheets = styles.map((file) => styleOf(page, file, false)).join('')
+    }
+    head = sheets + head
+    // Replaced by functions: a `$&` in a book's text is text, not a replacement pattern.
+    if (head) body = body.replace('</head>', () => `${head}</head>`)
     if (drawn) {
-      body = body.replace('<div id="root"></div>', `<div id="root">${drawn.html}</div>`)
-      if (drawn.title) body = body.replace(/<title>[^<]*<\/title>/, `<title>${drawn.title}</title>`)
+      const { html: markup, title } = drawn
+      body = body.replace('<div id="root"></div>', () => `<div id="root">${markup}</div>`)
+      if (title) body = body.replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
     }
     res.setHeader('Cache-Control', 'no-cache')
     res.type('html').send(body)

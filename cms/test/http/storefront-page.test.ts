@@ -16,7 +16,7 @@ import { startTestShop } from '../support/testShop'
 let shop: TestShop
 const manifest = JSON.parse(
   fs.readFileSync(fromRoot('storefront/dist/.vite/manifest.json'), 'utf8'),
-) as Record<string, { file: string; css?: string[] }>
+) as Record<string, { file: string; css?: string[]; imports?: string[]; isEntry?: boolean }>
 
 beforeAll(async () => {
   shop = await startTestShop()
@@ -37,14 +37,24 @@ const answersIn = (html: string) => {
 }
 const apiJson = async (path: string) => (await fetch(`${shop.url}${path}`)).json()
 const screenFiles = (module: string) => manifest[module]!
+/** The stylesheets of a screen's chunk and of the chunks it imports (not the entry's). */
+const stylesOf = (module: string, seen = new Set<string>()): string[] => {
+  const chunk = manifest[module]
+  if (!chunk || chunk.isEntry || seen.has(module)) return []
+  seen.add(module)
+  return [...(chunk.css ?? []), ...(chunk.imports ?? []).flatMap((m) => stylesOf(m, seen))]
+}
 
 describe('the storefront page', () => {
   it('for /, preloads the landing screen and carries the hero as the API answers it', async () => {
     const html = await page('/')
     const landing = screenFiles('src/features/landing/routes/Landing.tsx')
     expect(html).toContain(`<link rel="modulepreload" href="/${landing.file}">`)
-    for (const css of landing.css ?? [])
-      expect(html).toContain(`<link rel="stylesheet" href="/${css}">`)
+    const sheets = stylesOf('src/features/landing/routes/Landing.tsx')
+    expect(sheets.length).toBeGreaterThan(0)
+    // Inline in a drawn page; the links stay for the storefront's loader (below).
+    for (const css of sheets)
+      expect(html).toContain(`<link rel="stylesheet" href="/${css}" disabled>`)
     expect(answersIn(html)).toEqual({
       '/api/content/landing-hero': await apiJson('/api/content/landing-hero'),
     })
@@ -144,4 +154,47 @@ describe('the first screens, drawn by the server', () => {
     expect(drawnIn(await page('/checkout'))).toBe('')
     expect(drawnIn(await page('/product/999999'))).toBe('')
   })
+})
+
+describe('the stylesheets of a drawn page', () => {
+  const entryCss = Object.values(manifest).find((chunk) => chunk.isEntry)!.css!
+  const inline = (html: string) => [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1])
+  const css = (file: string) => fs.readFileSync(fromRoot(`storefront/dist/${file}`), 'utf8')
+
+  it('are inline, in the order they were linked, each link kept disabled for the loader', async () => {
+    const html = await page('/store')
+    const sheets = [...entryCss, ...stylesOf('src/features/store/routes/Store.tsx')]
+    expect(sheets.length).toBeGreaterThan(1)
+    expect(inline(html)).toEqual(sheets.map(css))
+    for (const file of sheets) {
+      expect(html).toContain(`<link rel="stylesheet" href="/${file}" disabled>`)
+      expect(html).not.toMatch(
+        new RegExp(`<link rel="stylesheet"[^>]*href="/${file}"(?! disabled)>`),
+      )
+    }
+  })
+
+  it('stay links on a page the browser draws', async () => {
+    const html = await page('/papers')
+    expect(inline(html)).toEqual([])
+    for (const file of entryCss) expect(html).toContain(`href="/${file}">`)
+  })
+})
+
+/**
+ * Found while drawing pages: the page's additions went in with String.replace, which reads
+ * `$&` and `$'` in the replacement as patterns, so a book named with them broke its own page.
+ */
+it("keeps a book's `$&` and `$'` as text in its page", async () => {
+  const id = await productIdOf(shop.payload, 'DIGITAL')
+  const name = "Pay $& see $' and $$"
+  await shop.payload.update({ collection: 'products', id, data: { name }, overrideAccess: true })
+  await expect
+    .poll(async () => answersIn(await page(`/product/${id}`)))
+    .toMatchObject({ [`/api/products/${id}`]: { name } })
+  const html = await page(`/product/${id}`)
+  // As React writes text: & and ' escaped, the dollars as they are.
+  const text = name.replace(/&/g, '&amp;').replace(/'/g, '&#x27;')
+  expect(drawnIn(html)).toContain(`<h1 class="product-detail__name">${text}</h1>`)
+  expect(titleOf(html)).toBe(`${text} · Dual Vote`)
 })
