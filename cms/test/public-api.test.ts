@@ -1,4 +1,3 @@
-import http from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
 
@@ -10,6 +9,7 @@ import { slugs } from '../src/collections/slugs'
 import { engineOf, reserveStock } from '../src/db/atomic'
 import type { TestShop } from './support/testShop'
 import { storedBookFile } from './support/bookFile'
+import { rawGet } from './support/rawGet'
 import { startTestShop } from './support/testShop'
 
 let shop: TestShop
@@ -194,23 +194,7 @@ describe('the catalogue cache', () => {
 
 describe('GET /api/products on the wire', () => {
   const raw = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-      (resolve, reject) => {
-        http
-          .get(`${shop.url}${path}`, { headers }, (res) => {
-            const chunks: Buffer[] = []
-            res.on('data', (c: Buffer) => chunks.push(c))
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                headers: res.headers,
-                body: Buffer.concat(chunks),
-              }),
-            )
-          })
-          .on('error', reject)
-      },
-    )
+    rawGet(`${shop.url}${path}`, headers)
 
   it('sends the same JSON gzipped to clients that accept it, with the security headers', async () => {
     // A catalogue long enough to be worth compressing (over 1 KB).

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
-import http from 'node:http'
 import zlib from 'node:zlib'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { fromRoot } from '../../src/config/paths'
 import type { TestShop } from '../support/testShop'
+import { rawGet } from '../support/rawGet'
 import { startTestShop } from '../support/testShop'
 
 /**
@@ -28,21 +28,8 @@ afterAll(async () => {
   await shop?.close()
 })
 
-/** The bytes as they travel (no decoding), with the answer's headers. */
 const raw = (path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      http
-        .get(`${shop.url}${path}`, { headers }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.on('end', () =>
-            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
-          )
-        })
-        .on('error', reject)
-    },
-  )
+  rawGet(`${shop.url}${path}`, headers)
 
 describe("the storefront's built files", () => {
   it('each script and stylesheet over 1 KB has a brotli copy of exactly its bytes', () => {
