@@ -210,18 +210,15 @@ export function storefrontPage({
     let styles: string[] = []
     let drawn: Drawn | null = null
     try {
-      if (manifest) {
-        const filesFor = (module: string) => {
-          if (!files.has(module)) files.set(module, filesOf(manifest, module))
-          return files.get(module)!
-        }
-        const hints = await hintsFor(req.path, { payload, catalogue })
-        const screen = hints ? filesFor(hints.module) : { scripts: [], styles: [] }
+      const hints = manifest ? await hintsFor(req.path, { payload, catalogue }) : null
+      if (hints && manifest) {
+        if (!files.has(hints.module)) files.set(hints.module, filesOf(manifest, hints.module))
+        const screen = files.get(hints.module)!
         styles = screen.styles
         head += screen.scripts
           .map((file) => `<link rel="modulepreload" href="/${attr(file)}">`)
           .join('')
-        const answers = Object.entries(hints?.answers ?? {})
+        const answers = Object.entries(hints.answers)
         if (answers.length > 0) {
           const answersText = `{${answers
             .map(([key, text]) => `${JSON.stringify(key)}:${text}`)
@@ -232,7 +229,7 @@ export function storefrontPage({
         }
         // A drawn page names its cover itself (drawn.head); a page left to the browser here.
         if (drawn) head += drawn.head
-        else if (hints?.image)
+        else if (hints.image)
           head += `<link rel="preload" as="image" href="${attr(hints.image)}" fetchpriority="high">`
       }
     } catch (error) {
