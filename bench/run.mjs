@@ -709,12 +709,14 @@ async function benchCheckout() {
   // The copies left and the orders stored, read in one snapshot: checkouts autocannon gave up on
   // may still be committing (each order commits with its copy, so one snapshot must agree).
   const db = createClient({ url: `file:${path.join(prodDir, 'shop.db')}` })
-  const [stock, count] = await db.batch(
-    [
-      { sql: 'select current_stock as n from products where id = ?', args: [book.id] },
-      { sql: 'select count(*) as n from orders where product_id = ?', args: [book.id] },
-    ],
-    'read',
+  const [stock, count] = await whenNotBusy(() =>
+    db.batch(
+      [
+        { sql: 'select current_stock as n from products where id = ?', args: [book.id] },
+        { sql: 'select count(*) as n from orders where product_id = ?', args: [book.id] },
+      ],
+      'read',
+    ),
   )
   db.close()
   const after = Number(stock.rows[0].n)
@@ -781,9 +783,26 @@ async function insertWatchedOrders(count, productId) {
         ],
       })
     }
-    await db.batch(batch, 'write')
+    await whenNotBusy(() => db.batch(batch, 'write'))
   }
   db.close()
+}
+
+/**
+ * Runs a statement batch of the bench's own client, again while the shop holds SQLite's write
+ * lock: @libsql/client's connection after a transaction has no busy timeout (FIELD-NOTES), so
+ * a batch meeting the worker's write failed the whole run with SQLITE_BUSY.
+ */
+async function whenNotBusy(run, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await run()
+    } catch (error) {
+      if (!String(error?.code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error
+      await sleep(20)
+    }
+  }
 }
 
 const simulatorCalls = async () => (await getJson(`${simBase}/healthz`)).apiRequests

@@ -310,6 +310,37 @@ function begin(mode: TransactionMode): string {
   )
 }
 
+/** The longest pause between two tries for SQLite's write lock (they start at 1 ms). */
+const LOCK_RETRY_MAX_PAUSE_MS = 4
+
+const isBusy = (error: unknown) =>
+  error instanceof LibsqlError && String(error.code).startsWith('SQLITE_BUSY')
+
+/**
+ * Begins a write transaction on `conn` (BEGIN IMMEDIATE) without stopping the event loop while
+ * the other process holds SQLite's write lock. SQLite's own busy timeout waits inside the
+ * statement, sleeping 1, 2, 5, 10... ms at a time, and libsql runs statements synchronously: a
+ * web process whose checkout met the worker's write served nobody until the lock came free
+ * (issue 18: half of a rush's time was spent in libsql). Here each try runs with no busy
+ * timeout, and a busy answer waits a millisecond or a few on a timer, so the process goes on
+ * with its other requests, until `timeoutMs`; then the SQLITE_BUSY is thrown, as before.
+ */
+async function beginWrite(conn: Connection, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_PAUSE_MS)) {
+    executeOn(conn, 'PRAGMA busy_timeout = 0')
+    try {
+      executeOn(conn, 'BEGIN IMMEDIATE')
+      return
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error
+    } finally {
+      executeOn(conn, `PRAGMA busy_timeout = ${timeoutMs}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause))
+  }
+}
+
 function rollbackIfOpen(conn: Connection): void {
   if (conn.db.inTransaction) executeOn(conn, 'ROLLBACK')
 }
@@ -506,13 +537,40 @@ export class ShopSqliteClient implements Client {
     return this.#main
   }
 
-  async #serialized<T>(run: () => T): Promise<T> {
+  async #serialized<T>(run: () => T | Promise<T>): Promise<T> {
     const release = await this.#writeQueue.acquire()
     try {
-      return run()
+      return await run()
     } finally {
       release()
     }
+  }
+
+  /**
+   * Runs `run` on the main connection in one write transaction, its lock taken without stopping
+   * the event loop (beginWrite); what `run` leaves uncommitted by throwing is rolled back.
+   */
+  #inWriteTransaction<T>(
+    conn: Connection,
+    run: () => T,
+    { durable = true }: { durable?: boolean } = {},
+  ): Promise<T> {
+    return this.#serialized(async () => {
+      // Set before the transaction and put back after its COMMIT, which is where it counts.
+      if (!durable) executeOn(conn, 'PRAGMA synchronous = NORMAL')
+      try {
+        await beginWrite(conn, this.#options.busyTimeoutMs)
+        try {
+          const result = run()
+          executeOn(conn, 'COMMIT')
+          return result
+        } finally {
+          rollbackIfOpen(conn)
+        }
+      } finally {
+        if (!durable) executeOn(conn, 'PRAGMA synchronous = FULL')
+      }
+    })
   }
 
   async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
@@ -520,7 +578,7 @@ export class ShopSqliteClient implements Client {
     if (READ_ONLY.test(sqlOf(stmt))) return executeOn(conn, stmt, args)
     const holder = scopeHolder()
     if (holder) return joined(holder, (held) => executeOn(held, stmt, args))
-    return this.#serialized(() => executeOn(conn, stmt, args))
+    return this.#inWriteTransaction(conn, () => executeOn(conn, stmt, args))
   }
 
   /**
@@ -533,21 +591,21 @@ export class ShopSqliteClient implements Client {
     const conn = this.#mainConnection()
     const holder = scopeHolder()
     if (holder) return joined(holder, (held) => executeOn(held, stmt))
-    return this.#serialized(() => {
-      executeOn(conn, 'PRAGMA synchronous = NORMAL')
-      try {
-        return executeOn(conn, stmt)
-      } finally {
-        executeOn(conn, 'PRAGMA synchronous = FULL')
-      }
-    })
+    return this.#inWriteTransaction(conn, () => executeOn(conn, stmt), { durable: false })
   }
 
   async batch(stmts: InStatement[], mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
     const conn = this.#mainConnection()
     const holder = scopeHolder()
     if (holder) return joined(holder, (held) => stmts.map((stmt) => executeOn(held, stmt)))
-    return this.#serialized(() => runInTransaction(conn, mode, stmts))
+    if (mode === 'read') return this.#serialized(() => runInTransaction(conn, mode, stmts))
+    return this.#inWriteTransaction(conn, () =>
+      stmts.map((stmt) => {
+        if (!conn.db.inTransaction)
+          throw new LibsqlError('The transaction has been rolled back', 'TRANSACTION_CLOSED')
+        return executeOn(conn, stmt)
+      }),
+    )
   }
 
   async migrate(stmts: InStatement[]): Promise<ResultSet[]> {
@@ -584,7 +642,8 @@ export class ShopSqliteClient implements Client {
       let conn: Connection | undefined
       try {
         conn = this.#idle.pop() ?? this.#open()
-        executeOn(conn, begin(mode))
+        if (mode === 'write') await beginWrite(conn, this.#options.busyTimeoutMs)
+        else executeOn(conn, begin(mode))
       } catch (error) {
         if (conn) this.#handBack(conn)
         release()

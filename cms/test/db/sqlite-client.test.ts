@@ -197,6 +197,77 @@ describe('the SQLite client (our Client over long-lived libsql connections)', ()
     expect(await names('dropped')).toEqual([])
   })
 
+  it("waits for the other process's write lock without stopping the event loop", async () => {
+    // Another connection stands for the other process (the worker or the web process).
+    const other = new Database(file)
+    other.exec('BEGIN IMMEDIATE')
+    other.exec("INSERT INTO t (name) VALUES ('other-process')")
+    let ticks = 0
+    const ticker = setInterval(() => (ticks += 1), 5)
+    try {
+      const writes = Promise.all([
+        (async () => {
+          const tx = await client.transaction('write')
+          await tx.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['lock-tx'] })
+          await tx.commit()
+        })(),
+        client.execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['lock-execute'] }),
+        client.batch([{ sql: 'INSERT INTO t (name) VALUES (?)', args: ['lock-batch'] }], 'write'),
+        client.executeWithoutSync({
+          sql: 'INSERT INTO t (name) VALUES (?)',
+          args: ['lock-nosync'],
+        }),
+      ])
+      // The holder can only let go if this process goes on running while the client waits:
+      // with SQLite's busy timeout waiting inside the statement, it never would.
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(ticks).toBeGreaterThanOrEqual(5)
+      other.exec('COMMIT')
+      await writes
+    } finally {
+      clearInterval(ticker)
+      if (other.inTransaction) other.exec('ROLLBACK')
+      other.close()
+    }
+    const names = (
+      await client.execute(
+        "SELECT name FROM t WHERE name = 'other-process' OR name LIKE 'lock-%' ORDER BY id",
+      )
+    ).rows.map((r) => r.name)
+    expect(names[0]).toBe('other-process')
+    expect(names.toSorted()).toEqual(
+      ['lock-batch', 'lock-execute', 'lock-nosync', 'lock-tx', 'other-process'].toSorted(),
+    )
+    // Back to the busy timeout and to full durability once it had the lock.
+    expect((await client.execute('PRAGMA busy_timeout')).rows[0]![0]).toBe(2_000)
+    expect((await client.execute('PRAGMA synchronous')).rows[0]![0]).toBe(2)
+  })
+
+  it('gives up with SQLITE_BUSY after its busy timeout, having served meanwhile', async () => {
+    const impatient = createShopSqliteClient({ path: file, busyTimeoutMs: 200 })
+    const other = new Database(file)
+    other.exec('BEGIN IMMEDIATE')
+    let ticks = 0
+    const ticker = setInterval(() => (ticks += 1), 5)
+    try {
+      const started = Date.now()
+      const failed = await impatient
+        .execute({ sql: 'INSERT INTO t (name) VALUES (?)', args: ['never'] })
+        .catch((error: unknown) => error)
+      expect(failed).toBeInstanceOf(LibsqlError)
+      expect((failed as LibsqlError).code).toBe('SQLITE_BUSY')
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190)
+      expect(ticks).toBeGreaterThanOrEqual(5)
+    } finally {
+      clearInterval(ticker)
+      other.exec('ROLLBACK')
+      other.close()
+      impatient.close()
+    }
+    const found = await client.execute("SELECT count(*) AS n FROM t WHERE name = 'never'")
+    expect(found.rows[0]!.n).toBe(0)
+  })
+
   it('reuses its connections and prepared statements across many transactions', async () => {
     const work = async () => {
       for (let i = 0; i < 3; i += 1) {
