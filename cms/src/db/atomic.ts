@@ -2,6 +2,7 @@ import type { Client, InStatement, ResultSet, TransactionMode } from '@libsql/cl
 import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
+import { hasBegun } from './sqlite-client'
 
 /**
  * The few writes that must be atomic under concurrency (two web processes, the worker), one
@@ -49,11 +50,18 @@ async function sessionOf(payload: Payload, req?: Partial<PayloadRequest>): Promi
  * one (so it commits or rolls back with the change that caused it, for example an order's
  * status), otherwise on the client.
  */
-async function sqliteFor(payload: Payload, req?: Partial<PayloadRequest>): Promise<SqliteRunner> {
+async function sqliteFor(
+  payload: Payload,
+  req?: Partial<PayloadRequest>,
+  { onlyIfBegun = false }: { onlyIfBegun?: boolean } = {},
+): Promise<SqliteRunner> {
   const session = (await sessionOf(payload, req)) as
     { db?: { session?: { tx?: SqliteRunner } } } | undefined
   const tx = session?.db?.session?.tx
-  if (tx) return { execute: (stmt) => tx.execute(stmt), batch: (stmts) => tx.batch(stmts) }
+  // A transaction opened but not yet begun holds no lock: with `onlyIfBegun`, a write that must
+  // not hold one for the rest of the operation commits on its own instead of beginning it.
+  if (tx && (!onlyIfBegun || hasBegun(tx)))
+    return { execute: (stmt) => tx.execute(stmt), batch: (stmts) => tx.batch(stmts) }
   return sqlite(payload)
 }
 
@@ -541,14 +549,20 @@ export async function reserveSignInTurn({
   key: string
   spacing: SignInSpacing
   /**
-   * A sign-in inside an open transaction (Payload's first-register signs the new user in within
-   * its own): the count joins it rather than wait on the write it holds.
+   * A sign-in inside a transaction that already writes (Payload's first-register signs the new
+   * user in within its own): the count joins it rather than wait on the lock it holds. A
+   * transaction opened but not begun is left alone: the count commits on its own, so the
+   * caller's wait for the turn holds no lock (a reset request waiting inside Payload's
+   * transaction held the shop's writes, every checkout included, for seconds).
    */
   req?: Partial<PayloadRequest>
   now?: number
 }): Promise<{ waitMs: number } | { retryAfterMs: number }> {
   const epoch = new Date(0)
-  const db = engineOf(payload) === 'mongodb' ? undefined : await sqliteFor(payload, req)
+  const db =
+    engineOf(payload) === 'mongodb'
+      ? undefined
+      : await sqliteFor(payload, req, { onlyIfBegun: true })
   for (let attempt = 0; attempt < 50; attempt++) {
     let row: { hits: number; startedAt: Date; resetAt: Date; version: unknown } | null = null
     if (engineOf(payload) === 'mongodb') {

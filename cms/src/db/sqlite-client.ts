@@ -487,6 +487,11 @@ class ShopSqliteTransaction implements Transaction {
   }
 }
 
+/** Whether a transaction of this client has begun (holds the write lock); false for others. */
+export function hasBegun(tx: unknown): boolean {
+  return tx instanceof ShopSqliteTransaction && tx.connection !== null && !tx.closed
+}
+
 export class ShopSqliteClient implements Client {
   closed = false
   protocol = 'file'

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { createStaff } from '../admin/client'
-import { productIdOf } from '../support/shopApi'
+import { productIdOf, SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import { answeredWithout5xx, payloadWritesBesideCheckouts } from './payloadWritesScenario'
@@ -46,6 +46,49 @@ afterAll(async () => {
 })
 
 describe('Payload writes on its own beside checkouts', () => {
+  it.each([
+    ['sign-in', '/cms/api/staff/login'],
+    ['password reset', '/cms/api/staff/forgot-password'],
+  ])("a %s waiting for its turn holds none of the shop's writes", async (kind, door) => {
+    const account = { email: `guessed-${kind.replace(' ', '-')}@example.com` }
+    await createStaff({
+      payload: shop.payload,
+      ...account,
+      password: 'Quartz-ledger-owner-7193',
+      role: 'admin',
+    })
+    const attempt = async (i: number) => {
+      const response = await fetch(`${shop.url}${door}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: account.email, password: `wrong-guess-${i}` }),
+      })
+      await response.arrayBuffer()
+      return { status: response.status, at: performance.now() }
+    }
+    // Three free attempts, then the fourth waits 1 s for its turn and the fifth 3 s (decision
+    // 007). A reset request waited inside Payload's transaction, holding the shop's write lock:
+    // the checkout waited behind it (and under a rush, checkouts were turned away as busy).
+    const attempts = Array.from({ length: 5 }, (_, i) => attempt(i))
+    await Promise.race(attempts)
+    const checkout = await fetch(`${shop.url}/api/orders/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        productId,
+        userEmail: `buyer-beside-${kind.replace(' ', '-')}@example.com`,
+        tokenAddress: null,
+        ...SHIPPING,
+      }),
+    })
+    const checkoutAt = performance.now()
+    expect(checkout.status).toBe(201)
+    const answered = await Promise.all(attempts)
+    expect(answered.map((a) => a.status)).toEqual(Array(5).fill(kind === 'sign-in' ? 401 : 200))
+    // The two attempts still waiting for their turns answer after the checkout.
+    expect(answered.filter((a) => a.at > checkoutAt).length).toBeGreaterThanOrEqual(2)
+  })
+
   it('answers every auth, preference and lock call and every checkout, with no 5xx and no lost order', async () => {
     const result = await payloadWritesBesideCheckouts({
       shop,

@@ -83,6 +83,8 @@ export function signInThrottleHooks(spacing: SignInSpacing = DEFAULT_SIGN_IN_THR
       if (!email) return args
       // Reset e-mails to one address are spaced out the same way (they are never "cleared"),
       // whether or not the account exists: the answer tells nothing.
+      // Counted outside the operation's transaction unless it already writes, so the wait for
+      // the turn below holds no lock (reserveSignInTurn).
       const turn = await reserveSignInTurn({
         payload: req.payload,
         key: keyOf(operation === 'login' ? 'signin' : 'reset', email),
