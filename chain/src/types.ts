@@ -18,6 +18,11 @@ export type ChainSource = {
   getAddressHistories: (
     addresses: readonly string[],
     scope?: HistoryScope,
+    /**
+     * A look at older orders only: it leaves part of the request budget to fresh orders and
+     * to fetching the transactions a look found.
+     */
+    options?: { background?: boolean },
   ) => Promise<Map<string, AddressTransaction[]>>
   /**
    * Whether the chain still knows a transaction (in a block or in the mempool), asked fresh:

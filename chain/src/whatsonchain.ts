@@ -5,7 +5,7 @@ import { ChainSourceError, MAX_ADDRESSES_PER_CALL } from './types'
 
 /**
  * The WhatsOnChain API client (the real chain source; in test mode the same client talks to the
- * local simulator). Requests are spaced to stay under `maxRequestsPerSecond` (3 without a key),
+ * local simulator). At most `maxRequestsPerSecond` requests begin in any second (3 without a key),
  * retried with backoff on 429, 5xx and network errors, and carry `woc-api-key` when set.
  */
 
@@ -29,14 +29,36 @@ type HistoryEntry = {
 /** Raw transactions kept in memory (a few hundred bytes each). */
 const TX_CACHE_ENTRIES = 20_000
 
-export function createRequestSpacer(maxPerSecond: number) {
-  const gap = 1000 / maxPerSecond
-  let next = 0
-  return async function waitForSlot() {
-    const now = Date.now()
-    const slot = Math.max(now, next)
-    next = slot + gap
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now))
+/**
+ * At most `maxPerSecond` requests begin in any one second (WhatsOnChain's limit is per second,
+ * not a fixed gap): a request goes at once while the last second has room, so the transaction
+ * fetched right after the look that found a payment no longer waits a third of a second behind
+ * it (issue 18, detection); a steady stream is still held to the limit. The window is longer
+ * than a second by `marginMs`, for requests that reach the server closer together than they
+ * left. A limit that is not a whole number spaces every request evenly, as before.
+ *
+ * Background requests (the worker's looks at older orders) leave one request of each second
+ * to the rest, so a buyer's payment is looked for, and its transaction fetched, without
+ * waiting behind thousands of late looks.
+ */
+export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}) {
+  const perWindow = Number.isInteger(maxPerSecond) ? maxPerSecond : 1
+  const windowMs = (1000 * perWindow) / maxPerSecond + marginMs
+  /** When the requests of the last window began, oldest first. */
+  const starts: number[] = []
+  return async function waitForSlot({ background = false }: { background?: boolean } = {}) {
+    const limit = background ? Math.max(1, perWindow - 1) : perWindow
+    for (;;) {
+      const now = Date.now()
+      while (starts.length > 0 && starts[0]! <= now - windowMs) starts.shift()
+      if (starts.length < limit) {
+        starts.push(now)
+        return
+      }
+      // Until enough of the window's requests have left it.
+      const wait = starts[starts.length - limit]! + windowMs - now
+      await new Promise((resolve) => setTimeout(resolve, wait))
+    }
   }
 }
 
@@ -52,12 +74,12 @@ export function createWhatsOnChainClient(
 
   async function request(
     path: string,
-    init: { method?: string; body?: unknown; as: 'json' | 'text' },
+    init: { method?: string; body?: unknown; as: 'json' | 'text'; background?: boolean },
   ): Promise<unknown> {
     let lastError: unknown
     for (let attempt = 0; attempt <= retries; attempt += 1) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)))
-      await waitForSlot()
+      await waitForSlot({ background: init.background })
       try {
         const response = await fetch(`${baseUrl}${path}`, {
           method: init.method ?? 'GET',
@@ -97,11 +119,13 @@ export function createWhatsOnChainClient(
   async function bulkHistory(
     kind: 'confirmed' | 'unconfirmed',
     addresses: readonly string[],
+    background: boolean,
   ): Promise<HistoryEntry[]> {
     const body = await request(`/addresses/${kind}/history`, {
       method: 'POST',
       body: { addresses },
       as: 'json',
+      background,
     })
     if (!Array.isArray(body))
       throw new ChainSourceError(`WhatsOnChain ${kind} history: unexpected answer`)
@@ -116,14 +140,14 @@ export function createWhatsOnChainClient(
         throw new ChainSourceError('WhatsOnChain chain/info: no block height')
       return info.blocks
     },
-    async getAddressHistories(addresses, scope = 'all') {
+    async getAddressHistories(addresses, scope = 'all', { background = false } = {}) {
       if (addresses.length > MAX_ADDRESSES_PER_CALL)
         throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
       const result = new Map<string, AddressTransaction[]>(addresses.map((a) => [a, []]))
       if (addresses.length === 0) return result
       // Unconfirmed first: a transaction mined between the two calls is then seen at least once.
-      const unconfirmed = await bulkHistory('unconfirmed', addresses)
-      const confirmed = scope === 'all' ? await bulkHistory('confirmed', addresses) : []
+      const unconfirmed = await bulkHistory('unconfirmed', addresses, background)
+      const confirmed = scope === 'all' ? await bulkHistory('confirmed', addresses, background) : []
       for (const entry of [...confirmed, ...unconfirmed]) {
         if (entry.error)
           throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)

@@ -339,6 +339,7 @@ export function startPaymentWorker({
     const histories = await chain.getAddressHistories(
       batch.orders.map((w) => w.address),
       batch.scope,
+      { background: !batch.orders.some((w) => isFresh(w, startedAt, watchSettings) || w.recheck) },
     )
     for (const w of batch.orders) {
       if (lease?.lost()) throw new LeaseLostError()

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { createRequestSpacer } from './whatsonchain'
+
+/** When each of `count` requests may begin, asked for all at once. */
+async function startTimes(waitForSlot: () => Promise<void>, count: number): Promise<number[]> {
+  const t0 = Date.now()
+  const times: number[] = []
+  const all = Array.from({ length: count }, () =>
+    waitForSlot().then(() => times.push(Date.now() - t0)),
+  )
+  await vi.runAllTimersAsync()
+  await Promise.all(all)
+  return times.toSorted((a, b) => a - b)
+}
+
+/** The most requests that began within any one second. */
+function busiestSecond(times: number[]): number {
+  let worst = 0
+  for (let i = 0, j = 0; i < times.length; i += 1) {
+    while (times[i]! - times[j]! >= 1000) j += 1
+    worst = Math.max(worst, i - j + 1)
+  }
+  return worst
+}
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  vi.setSystemTime(new Date('2026-11-25T12:00:00Z'))
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe("the WhatsOnChain client's request budget", () => {
+  it('lets a request go at once while the last second has room (the fetch after a look)', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    // Spaced a third of a second apart, the second request waited 333 ms behind the first.
+    expect(await startTimes(waitForSlot, 3)).toEqual([0, 0, 0])
+  })
+
+  it('never begins more than the limit in any second, however many are asked for', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const times = await startTimes(waitForSlot, 30)
+    expect(busiestSecond(times)).toBe(3)
+    // Held to the limit, with the margin: 30 requests take ten windows of 1,050 ms.
+    expect(times.at(-1)).toBe(9 * 1050)
+  })
+
+  it('counts requests that began earlier in the same second', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    await startTimes(waitForSlot, 2)
+    vi.advanceTimersByTime(600)
+    // One more fits in the second that began 600 ms ago; the next waits for it to end.
+    expect(await startTimes(waitForSlot, 2)).toEqual([0, 450])
+  })
+
+  it('spaces every request evenly for a limit that is not a whole number', async () => {
+    const waitForSlot = createRequestSpacer(2.5, { marginMs: 0 })
+    expect(await startTimes(waitForSlot, 4)).toEqual([0, 400, 800, 1200])
+  })
+})
+
+describe('background requests (looks at older orders)', () => {
+  it('leave one request of each second to the others', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const background = await startTimes(() => waitForSlot({ background: true }), 4)
+    expect(background).toEqual([0, 0, 1050, 1050])
+    // A buyer's look (or the transaction it found) goes at once beside them.
+    expect(await startTimes(waitForSlot, 1)).toEqual([0])
+  })
+
+  it('still count against the limit of the second', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const times = await startTimes(waitForSlot, 2)
+    const more = await Promise.all([
+      startTimes(() => waitForSlot({ background: true }), 3),
+      startTimes(waitForSlot, 3),
+    ])
+    expect(busiestSecond([...times, ...more.flat()].toSorted((a, b) => a - b))).toBe(3)
+  })
+})
