@@ -13,14 +13,15 @@ export type ChainSource = {
   getTipHeight: () => Promise<number>
   /**
    * The transactions touching each address, at most 20 addresses: confirmed and unconfirmed
-   * ('all', two calls), or only those in the mempool ('unconfirmed', one call).
+   * ('all', two calls), or only those in the mempool ('unconfirmed', one call) or in blocks
+   * ('confirmed', one call).
    */
   getAddressHistories: (
     addresses: readonly string[],
-    scope?: HistoryScope,
+    scope?: HistoryScope | 'confirmed',
     /**
-     * A look at older orders only: it leaves part of the request budget to fresh orders and
-     * to fetching the transactions a look found.
+     * A look at older orders while buyers wait for theirs: it leaves part of the request
+     * budget to fresh orders and to fetching the transactions a look found.
      */
     options?: { background?: boolean },
   ) => Promise<Map<string, AddressTransaction[]>>
@@ -38,6 +39,27 @@ export type ChainSource = {
 }
 
 export const MAX_ADDRESSES_PER_CALL = 20
+
+/**
+ * Two looks at the same addresses as one: each transaction once, with its block height when
+ * either look saw it in a block.
+ */
+export function mergeHistories(
+  ...looks: ReadonlyMap<string, readonly AddressTransaction[]>[]
+): Map<string, AddressTransaction[]> {
+  const merged = new Map<string, AddressTransaction[]>()
+  for (const look of looks)
+    for (const [address, transactions] of look) {
+      const list = merged.get(address) ?? []
+      merged.set(address, list)
+      for (const { txid, height } of transactions) {
+        const known = list.find((t) => t.txid === txid)
+        if (!known) list.push({ txid, height })
+        else if (known.height === null && height !== null) known.height = height
+      }
+    }
+  return merged
+}
 
 export class ChainSourceError extends Error {
   constructor(

@@ -63,12 +63,19 @@ describe("the WhatsOnChain client's request budget", () => {
 })
 
 describe('background requests (looks at older orders)', () => {
-  it('leave one request of each second to the others', async () => {
+  it('leave two requests of each second to the others', async () => {
     const waitForSlot = createRequestSpacer(3)
-    const background = await startTimes(() => waitForSlot({ background: true }), 4)
-    expect(background).toEqual([0, 0, 1050, 1050])
-    // A buyer's look (or the transaction it found) goes at once beside them.
-    expect(await startTimes(waitForSlot, 1)).toEqual([0])
+    const background = await startTimes(() => waitForSlot({ background: true }), 3)
+    expect(background).toEqual([0, 1050, 2100])
+    // A buyer's look and the transaction it found go at once beside them.
+    expect(await startTimes(waitForSlot, 2)).toEqual([0, 0])
+  })
+
+  it('keep a share of their own under a higher limit (an API key)', async () => {
+    const waitForSlot = createRequestSpacer(10)
+    expect(await startTimes(() => waitForSlot({ background: true }), 9)).toEqual([
+      0, 0, 0, 0, 0, 0, 0, 0, 1050,
+    ])
   })
 
   it('still count against the limit of the second', async () => {

@@ -1,7 +1,7 @@
 import { Transaction } from '@bsv/sdk'
 
 import type { AddressTransaction, ChainSource } from './types'
-import { ChainSourceError, MAX_ADDRESSES_PER_CALL } from './types'
+import { ChainSourceError, MAX_ADDRESSES_PER_CALL, mergeHistories } from './types'
 
 /**
  * The WhatsOnChain API client (the real chain source; in test mode the same client talks to the
@@ -37,9 +37,9 @@ const TX_CACHE_ENTRIES = 20_000
  * than a second by `marginMs`, for requests that reach the server closer together than they
  * left. A limit that is not a whole number spaces every request evenly, as before.
  *
- * Background requests (the worker's looks at older orders) leave one request of each second
- * to the rest, so a buyer's payment is looked for, and its transaction fetched, without
- * waiting behind thousands of late looks.
+ * Background requests (the worker's looks at older orders while buyers wait) leave two
+ * requests of each second to the rest: a buyer's payment is looked for, and its transaction
+ * fetched, without waiting behind thousands of late looks.
  */
 export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}) {
   const perWindow = Number.isInteger(maxPerSecond) ? maxPerSecond : 1
@@ -47,7 +47,7 @@ export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}
   /** When the requests of the last window began, oldest first. */
   const starts: number[] = []
   return async function waitForSlot({ background = false }: { background?: boolean } = {}) {
-    const limit = background ? Math.max(1, perWindow - 1) : perWindow
+    const limit = background ? Math.max(1, perWindow - 2) : perWindow
     for (;;) {
       const now = Date.now()
       while (starts.length > 0 && starts[0]! <= now - windowMs) starts.shift()
@@ -143,24 +143,26 @@ export function createWhatsOnChainClient(
     async getAddressHistories(addresses, scope = 'all', { background = false } = {}) {
       if (addresses.length > MAX_ADDRESSES_PER_CALL)
         throw new RangeError(`At most ${MAX_ADDRESSES_PER_CALL} addresses per call.`)
-      const result = new Map<string, AddressTransaction[]>(addresses.map((a) => [a, []]))
-      if (addresses.length === 0) return result
+      const looks: Map<string, AddressTransaction[]>[] = []
       // Unconfirmed first: a transaction mined between the two calls is then seen at least once.
-      const unconfirmed = await bulkHistory('unconfirmed', addresses, background)
-      const confirmed = scope === 'all' ? await bulkHistory('confirmed', addresses, background) : []
-      for (const entry of [...confirmed, ...unconfirmed]) {
-        if (entry.error)
-          throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)
-        const list = result.get(entry.address)
-        if (!list) continue
-        for (const tx of entry.result ?? []) {
-          const height = typeof tx.height === 'number' && tx.height > 0 ? tx.height : null
-          const known = list.find((t) => t.txid === tx.tx_hash)
-          if (!known) list.push({ txid: tx.tx_hash, height })
-          else if (known.height === null && height !== null) known.height = height
+      for (const kind of ['unconfirmed', 'confirmed'] as const) {
+        if (addresses.length === 0 || (scope !== 'all' && scope !== kind)) continue
+        const look = new Map<string, AddressTransaction[]>()
+        for (const entry of await bulkHistory(kind, addresses, background)) {
+          if (entry.error)
+            throw new ChainSourceError(`WhatsOnChain history for ${entry.address}: ${entry.error}`)
+          if (!addresses.includes(entry.address)) continue
+          look.set(
+            entry.address,
+            (entry.result ?? []).map((tx) => ({
+              txid: tx.tx_hash,
+              height: typeof tx.height === 'number' && tx.height > 0 ? tx.height : null,
+            })),
+          )
         }
+        looks.push(look)
       }
-      return result
+      return mergeHistories(new Map(addresses.map((a) => [a, []])), ...looks.toReversed())
     },
     async getTransactionStatus(txid) {
       if (!/^[0-9a-f]{64}$/i.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)

@@ -1,6 +1,7 @@
 import type { Payload } from 'payload'
 
 import type { AddressTransaction, ChainSource } from '@shop/chain'
+import { mergeHistories } from '@shop/chain'
 
 import type { Order } from '@shop/cms/engine'
 import {
@@ -336,11 +337,34 @@ export function startPaymentWorker({
     // The time the chain is asked, not the time its answer is recorded: payments it finds are
     // judged on time or late by this moment (and by their blocks' times).
     const startedAt = clock()
-    const histories = await chain.getAddressHistories(
-      batch.orders.map((w) => w.address),
-      batch.scope,
-      { background: !batch.orders.some((w) => isFresh(w, startedAt, watchSettings) || w.recheck) },
+    const addresses = batch.orders.map((w) => w.address)
+    // Older orders only, while buyers wait for theirs: leave them room in the request budget.
+    const first = (w: Watched) => isFresh(w, startedAt, watchSettings) || w.recheck === true
+    const buyersWaiting = () => {
+      for (const w of watch.values()) if (first(w) && !w.funded) return true
+      return false
+    }
+    const options = { background: !batch.orders.some(first) && buyersWaiting() }
+    const mempool = await chain.getAddressHistories(addresses, 'unconfirmed', options)
+    if (batch.scope === 'unconfirmed') return judge(batch, mempool, startedAt)
+    // A full look asks the mempool first and records at once what it found for orders still
+    // waiting for their money: a buyer's payment does not wait for the confirmed half, which
+    // at the request limit waits for a free request (issue 18, detection).
+    const arrived = batch.orders.filter(
+      (w) => isOpen(w.status) && !w.funded && (mempool.get(w.address)?.length ?? 0) > 0,
     )
+    if (arrived.length > 0)
+      await judge({ scope: 'unconfirmed', orders: arrived }, mempool, startedAt)
+    const confirmed = await chain.getAddressHistories(addresses, 'confirmed', options)
+    await judge(batch, mergeHistories(confirmed, mempool), startedAt)
+  }
+
+  /** What a look found, recorded and settled order by order. */
+  async function judge(
+    batch: Batch,
+    histories: ReadonlyMap<string, readonly AddressTransaction[]>,
+    startedAt: number,
+  ) {
     for (const w of batch.orders) {
       if (lease?.lost()) throw new LeaseLostError()
       const now = clock()

@@ -30,9 +30,12 @@ let pdfId: number
 /** The worker's clock runs this far behind the real one until the test moves it. */
 let offset = -60_000
 /** Every address-history call the worker made: its scope and addresses. */
-const calls: { scope: HistoryScope; addresses: readonly string[] }[] = []
+const calls: { scope: HistoryScope | 'confirmed'; addresses: readonly string[] }[] = []
 /** Runs inside the worker's next address-history call, before it is answered. */
 let duringNextCall: (() => Promise<void>) | undefined
+/** Runs inside every address-history call, before it is answered. */
+let duringEveryCall:
+  ((scope: HistoryScope | 'confirmed', addresses: readonly string[]) => Promise<void>) | undefined
 
 beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
@@ -62,6 +65,7 @@ beforeAll(async () => {
       const during = duringNextCall
       duringNextCall = undefined
       await during?.()
+      await duringEveryCall?.(scope, addresses)
       return client.getAddressHistories(addresses, scope)
     },
   }
@@ -118,6 +122,31 @@ describe('a payment made right after checkout', () => {
     }
     expect(['PAYMENT_DETECTED', 'PAID']).toContain((await getOrder(h.shop.payload, orderId)).status)
     const looks = calls.slice(before).filter((c) => c.addresses.includes(paymentAddress))
-    expect(looks.map((c) => c.scope)).toContain('all')
+    expect(looks.map((c) => c.scope)).toContain('confirmed')
+  })
+
+  it("is recorded by a full look's mempool half, before its confirmed half is asked", async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    const { paymentAddress } = await getOrder(h.shop.payload, orderId)
+    // A block after checkout: the order's next look must include confirmed transactions.
+    h.simulator.state.mine(1)
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    const seen: string[] = []
+    duringEveryCall = async (scope, addresses) => {
+      if (addresses.includes(paymentAddress))
+        seen.push(`${scope}: ${(await getOrder(h.shop.payload, orderId)).status}`)
+    }
+    try {
+      for (let pass = 0; pass < 3 && seen.length < 2; pass += 1) await worker.runOnce()
+    } finally {
+      duringEveryCall = undefined
+    }
+    // Before, one call asked for both halves and the payment was recorded after the second,
+    // which at the request limit waited a second for a free request.
+    expect(seen.slice(0, 2)).toEqual([
+      'unconfirmed: AWAITING_PAYMENT',
+      'confirmed: PAYMENT_DETECTED',
+    ])
   })
 })
