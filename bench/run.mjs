@@ -331,7 +331,6 @@ async function memoryAtRest() {
   )
 }
 
-/** Samples the RSS of the web process and the worker while `fn` runs; returns fn's value. */
 /** CPU seconds a process has used so far (user and system), from /proc. */
 function cpuSeconds(pid) {
   try {
@@ -362,6 +361,7 @@ async function waitForQuiet(what, timeoutMs = 300_000) {
   }
 }
 
+/** Samples the RSS of the web process and the worker while `fn` runs; returns fn's value. */
 async function withMemory(label, fn) {
   const peak = { web: rssMB(shop.pids.web), worker: rssMB(shop.pids.worker) }
   const timer = setInterval(() => {

@@ -27,7 +27,7 @@ import {
   watchedOrdersWhere,
 } from './watch/query'
 import type { Watched, WatchSettings } from './watch/watched'
-import { deadlineOf, intervalFor, isFresh, isOpen } from './watch/watched'
+import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen } from './watch/watched'
 
 /**
  * The payment worker's loop: what to watch is a query (watch/query.ts), the batches of a pass a
@@ -339,7 +339,7 @@ export function startPaymentWorker({
     const startedAt = clock()
     const addresses = batch.orders.map((w) => w.address)
     // Older orders only, while buyers wait for theirs: leave them room in the request budget.
-    const first = (w: Watched) => isFresh(w, startedAt, watchSettings) || w.recheck === true
+    const first = (w: Watched) => comesFirst(w, startedAt, watchSettings)
     const buyersWaiting = () => {
       for (const w of watch.values()) if (first(w) && !w.funded) return true
       return false

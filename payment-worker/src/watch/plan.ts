@@ -2,7 +2,7 @@ import type { HistoryScope } from '@shop/chain'
 import { MAX_ADDRESSES_PER_CALL } from '@shop/chain'
 
 import type { Watched, WatchSettings } from './watched'
-import { isFresh, scopeOf } from './watched'
+import { comesFirst, scopeOf } from './watched'
 
 /**
  * The batches of one pass (a pure function): which due orders are asked about, in which calls,
@@ -40,7 +40,7 @@ export function planBatches({
   const due = [...watched]
     .filter((w) => w.nextCheck <= now)
     .sort((a, b) => a.nextCheck - b.nextCheck)
-  const first = (w: Watched) => isFresh(w, now, settings) || w.recheck === true
+  const first = (w: Watched) => comesFirst(w, now, settings)
   const batchesOf = (list: Watched[]) => {
     const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
     for (const w of list) byScope[scopeOf(w, now, settings)].push(w)

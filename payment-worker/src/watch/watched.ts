@@ -47,6 +47,10 @@ export const deadlineOf = (w: Pick<Watched, 'expiresAt'>, settings: WatchSetting
 export const isFresh = (w: Watched, now: number, settings: WatchSettings) =>
   isOpen(w.status) && now < deadlineOf(w, settings) && now - w.createdAt < FRESH_ORDER_MS
 
+/** Fresh orders and the owner's re-checks go before older orders, in the plan and the budget. */
+export const comesFirst = (w: Watched, now: number, settings: WatchSettings) =>
+  isFresh(w, now, settings) || w.recheck === true
+
 /** A fresh order waiting for its first payment is looked for in the mempool only (one call). */
 export const scopeOf = (w: Watched, now: number, settings: WatchSettings): HistoryScope =>
   isFresh(w, now, settings) && !w.fullLookDue && w.status !== 'PAYMENT_DETECTED'
