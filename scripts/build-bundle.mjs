@@ -13,7 +13,10 @@ import { bundleOptions, root } from './esbuild-options.mjs'
 const outdir = path.join(root, 'dist')
 const started = Date.now()
 fs.rmSync(outdir, { recursive: true, force: true })
-await build(bundleOptions(outdir))
+const { metafile } = await build({ ...bundleOptions(outdir), metafile: true })
+// Which packages and sources each file of dist/ holds (what a start loads, production tests;
+// not shipped: pack-bundle.mjs skips it).
+fs.writeFileSync(path.join(outdir, 'bundle-meta.json'), JSON.stringify(metafile))
 const sizes = Object.keys(ENTRIES)
   .map(
     (name) => `${name} ${(fs.statSync(path.join(outdir, `${name}.mjs`)).size / 1e3).toFixed(0)} kB`,

@@ -29,7 +29,7 @@ const FILES = [
   ...WORKSPACES.map((w) => `${w}/package.json`),
 ]
 // Next's build cache and traces are for building, not serving.
-const SKIP = [/^cms\/\.next\/(cache|trace)/, /\.map$/]
+const SKIP = [/^cms\/\.next\/(cache|trace)/, /\.map$/, /^dist\/bundle-meta\.json$/]
 
 for (const file of FILES) {
   const from = path.join(root, file)

@@ -1,4 +1,5 @@
-// Module hooks for record-imports.mjs.
+// Module hooks for record-imports.mjs: every bare specifier (a package from node_modules) and
+// every module of the production bundle (dist/) the process loads, one per line.
 import fs from 'node:fs'
 
 let file
@@ -10,5 +11,8 @@ export function initialize(data) {
 export async function resolve(specifier, context, next) {
   if (file && /^[@a-z]/i.test(specifier) && !/^(node|file|data):/.test(specifier))
     fs.appendFileSync(file, `${specifier}\n`)
-  return next(specifier, context)
+  const resolved = await next(specifier, context)
+  if (file && resolved.url.startsWith('file:') && resolved.url.includes('/dist/'))
+    fs.appendFileSync(file, `${resolved.url}\n`)
+  return resolved
 }

@@ -10,7 +10,6 @@ import { ensureDemoAdmin } from '../bootstrap/demoAdmin'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import config from '../payload.config'
-import { seed } from '../seed'
 import { createApp } from './app'
 import { lazyNext } from './lazyNext'
 import { createLogger, prettyLogs } from './logger'
@@ -30,6 +29,9 @@ export async function startWebProcess({
   const payload = await getPayload({ config })
   let demoAdmin
   if (!env.isProduction && env.seed === 'auto') {
+    // Test mode only: the seed and what it draws its files with (pdf-lib) stay out of
+    // production's start (issue 18).
+    const { seed } = await import('../seed')
     await seed({ payload, env, logger })
     demoAdmin = await ensureDemoAdmin({ payload, env })
   }

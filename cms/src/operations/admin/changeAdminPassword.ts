@@ -45,7 +45,7 @@ export async function changeAdminPassword({
     throw error
   }
   // The Staff collection enforces the policy too; asked first here, its reason is the field's.
-  const weak = passwordProblem(newPassword, [user.email, user.name ?? ''])
+  const weak = await passwordProblem(newPassword, [user.email, user.name ?? ''])
   if (weak) return { ok: false, status: 400, errors: [{ path: 'newPassword', msg: weak }] }
   if (newPassword === currentPassword) {
     return {

@@ -1,23 +1,27 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core'
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
 import { ValidationError } from 'payload'
 import type { CollectionBeforeOperationHook } from 'payload'
 
 import { MIN_PASSWORD_LENGTH } from '@shop/domain'
 
-let strength: ZxcvbnFactory | undefined
+/**
+ * zxcvbn and its dictionaries (about half a megabyte), loaded by the first password checked:
+ * every start of the web process paid for them before (issue 18, production start).
+ */
+const loadStrength = async () => (await import('./passwordStrength')).passwordStrength
 
 /**
  * Why a staff password is refused, or null: at least 12 characters, and not one that a guesser
  * tries early (zxcvbn's common passwords, words, keyboard runs, repeats, dates, or the account's
  * own e-mail and name), scored 3 of 4 or more.
  */
-export function passwordProblem(password: string, userInputs: string[] = []): string | null {
+export async function passwordProblem(
+  password: string,
+  userInputs: string[] = [],
+): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH)
     return `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`
-  strength ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs })
   const inputs = userInputs.flatMap((input) => [input, ...input.split(/[@.\s_-]+/)]).filter(Boolean)
-  const result = strength.check(password, inputs)
+  const result = (await loadStrength()).check(password, inputs)
   if (result.score < 3)
     return `This password is too easy to guess${result.feedback.warning ? ` (${result.feedback.warning.replace(/\.$/, '').toLowerCase()})` : ''}: use a longer one with unrelated words.`
   return null
@@ -27,12 +31,12 @@ export function passwordProblem(password: string, userInputs: string[] = []): st
  * The password policy for every door that sets a staff password: creating an account, changing
  * it (Local API, /cms/api, the admin's change-password) and resetting it with a token.
  */
-export const enforcePasswordPolicy: CollectionBeforeOperationHook = ({ args, operation }) => {
+export const enforcePasswordPolicy: CollectionBeforeOperationHook = async ({ args, operation }) => {
   if (operation !== 'create' && operation !== 'update' && operation !== 'resetPassword') return
   const data = (args as { data?: { password?: unknown; email?: unknown; name?: unknown } }).data
   if (typeof data?.password !== 'string') return
   const inputs = [data.email, data.name].filter((v): v is string => typeof v === 'string')
-  const problem = passwordProblem(data.password, inputs)
+  const problem = await passwordProblem(data.password, inputs)
   if (problem)
     throw new ValidationError({
       collection: 'staff',
