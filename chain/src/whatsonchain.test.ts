@@ -78,6 +78,20 @@ describe('background requests (looks at older orders)', () => {
     ])
   })
 
+  it('keep their share while the others come steadily, one at a time', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const t0 = Date.now()
+    // A buyer's order looked for every 400 ms: never three in a second, never a second without.
+    const buyer = setInterval(() => void waitForSlot(), 400)
+    await waitForSlot()
+    let began: number | undefined
+    void waitForSlot({ background: true }).then(() => (began = Date.now() - t0))
+    await vi.advanceTimersByTimeAsync(5000)
+    clearInterval(buyer)
+    // Before, it waited for a second with no request at all: here, for ever.
+    expect(began).toBe(0)
+  })
+
   it('still count against the limit of the second', async () => {
     const waitForSlot = createRequestSpacer(3)
     const times = await startTimes(waitForSlot, 2)

@@ -37,26 +37,39 @@ const TX_CACHE_ENTRIES = 20_000
  * than a second by `marginMs`, for requests that reach the server closer together than they
  * left. A limit that is not a whole number spaces every request evenly, as before.
  *
- * Background requests (the worker's looks at older orders while buyers wait) leave two
- * requests of each second to the rest: a buyer's payment is looked for, and its transaction
- * fetched, without waiting behind thousands of late looks.
+ * Background requests (the worker's looks at older orders while buyers wait) take at most all
+ * but two of each second's requests (one without a key), so the rest have two: a buyer's payment
+ * is looked for, and its transaction fetched, without waiting behind thousands of late looks.
+ * They are counted apart, so the others coming steadily (a buyer's look every half second)
+ * never keep them out of their share (issue 18: a late look waited for an empty second, which
+ * never came, and the worker's pass with it).
  */
 export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}) {
   const perWindow = Number.isInteger(maxPerSecond) ? maxPerSecond : 1
   const windowMs = (1000 * perWindow) / maxPerSecond + marginMs
-  /** When the requests of the last window began, oldest first. */
+  const backgroundPerWindow = Math.max(1, perWindow - 2)
+  /** When the requests of the last window began, oldest first: all, and background ones. */
   const starts: number[] = []
+  const backgroundStarts: number[] = []
+  /** How long until one more of `limit` fits in the window `begun` describes (0: now). */
+  const waitFor = (begun: number[], limit: number, now: number) => {
+    while (begun.length > 0 && begun[0]! <= now - windowMs) begun.shift()
+    return begun.length < limit ? 0 : begun[begun.length - limit]! + windowMs - now
+  }
   return async function waitForSlot({ background = false }: { background?: boolean } = {}) {
-    const limit = background ? Math.max(1, perWindow - 2) : perWindow
     for (;;) {
       const now = Date.now()
-      while (starts.length > 0 && starts[0]! <= now - windowMs) starts.shift()
-      if (starts.length < limit) {
+      // A background request takes one of its own share of the window, and one of the whole:
+      // the others' requests never wait for it, nor keep it waiting once its share is free.
+      const wait = Math.max(
+        waitFor(starts, perWindow, now),
+        background ? waitFor(backgroundStarts, backgroundPerWindow, now) : 0,
+      )
+      if (wait <= 0) {
         starts.push(now)
+        if (background) backgroundStarts.push(now)
         return
       }
-      // Until enough of the window's requests have left it.
-      const wait = starts[starts.length - limit]! + windowMs - now
       await new Promise((resolve) => setTimeout(resolve, wait))
     }
   }

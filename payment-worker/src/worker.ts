@@ -43,7 +43,9 @@ import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen } from './watch/wa
  *   order's first look is a full one too, unless it is younger than the last block the worker
  *   saw (a block since then triggers one anyway);
  * - a pass's calls are planned one at a time, new orders picked up between them, so a payment
- *   made right after checkout is looked for at the next call, not after the pass;
+ *   made right after checkout is looked for at the next call, not after the pass; a look at
+ *   older orders goes on beside them (one at a time), so a buyer's look never waits for the
+ *   request that an older look waits for;
  * - older, expired, cancelled and already paid orders (late, extra or repeated payments) with
  *   intervals growing with their age (watch/interval.ts: minutes on the first day, then half
  *   an hour, then three hours), from a reserved share of the budget, for LATE_WATCH_DAYS after
@@ -98,12 +100,19 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
+/**
+ * While a look at older orders is under way, new orders and fresh ones due again are looked for
+ * this often.
+ */
+const NEXT_LOOK_TICK_MS = 50
 /** Slack between the web process's clock (an order's createdAt) and the worker's. */
 const CLOCK_MARGIN_MS = 2_000
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
   isOpen(order.status) && (order.amountSatoshiReceived ?? 0) > 0
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 const historyKey = (transactions: readonly AddressTransaction[]) =>
   transactions
@@ -434,6 +443,29 @@ export function startPaymentWorker({
     }
   }
 
+  /**
+   * Reads the chain's tip every `tipPollMs` (at a pass's start and between its calls): a new
+   * block asks for a full look at what may have left the mempool for it.
+   */
+  async function checkTip(now: number) {
+    if (lastTip >= 0 && now - lastTipCheck < tipPollMs) return
+    const tip = await chain.getTipHeight()
+    lastTipCheck = now
+    if (tip !== lastTip) tipChangedAt = now
+    if (lastTip >= 0 && tip !== lastTip) {
+      for (const w of watch.values()) {
+        // Whatever left the mempool for this block is seen by a full look. Orders still
+        // waiting from an earlier block keep their place: blocks coming faster than the
+        // budget serves them must not send the same first orders to the front every time.
+        if ((w.funded || w.mempoolOnly || isFresh(w, now, watchSettings)) && !w.fullLookDue) {
+          w.fullLookDue = true
+          w.nextCheck = Math.min(w.nextCheck, now)
+        }
+      }
+    }
+    lastTip = tip
+  }
+
   async function pass() {
     const now = clock()
     passes += 1
@@ -442,45 +474,69 @@ export function startPaymentWorker({
     await fulfilPending()
 
     if (watch.size > 0) {
-      if (lastTip < 0 || now - lastTipCheck >= tipPollMs) {
-        const tip = await chain.getTipHeight()
-        lastTipCheck = now
-        if (tip !== lastTip) tipChangedAt = now
-        if (lastTip >= 0 && tip !== lastTip) {
-          for (const w of watch.values()) {
-            // Whatever left the mempool for this block is seen by a full look. Orders still
-            // waiting from an earlier block keep their place: blocks coming faster than the
-            // budget serves them must not send the same first orders to the front every time.
-            if ((w.funded || w.mempoolOnly || isFresh(w, now, watchSettings)) && !w.fullLookDue) {
-              w.fullLookDue = true
-              w.nextCheck = Math.min(w.nextCheck, now)
-            }
-          }
-        }
-        lastTip = tip
-      }
+      await checkTip(now)
       // One call at a time, planned afresh before each: an order created meanwhile, or a fresh
       // one due again, goes before the rest of the pass's older orders (issue 18: a payment
       // made right after checkout waited for the whole pass, then for the next one's start).
+      // A look at older orders goes on beside the loop, one at a time: while buyers wait it
+      // waits for a request the budget leaves them, and a buyer's payment looked for meanwhile
+      // must not wait behind it (issue 18: detection at 10,000 watched orders).
       let budget = callsPerPass
       let looked = false
-      for (let call = 0; budget > 0; call += 1) {
-        if (call > 0) await refreshWatchList(clock())
-        const { plan, backlog: more } = planBatches({
-          watched: watch.values(),
-          now: clock(),
-          pass: passes,
-          callsPerPass: budget,
-          settings: watchSettings,
-          olderShare: call === 0 && passes % OLD_SHARE_EVERY_PASSES === 0,
-        })
-        backlog = more || plan.length > 1
-        const batch = plan[0]
-        if (!batch) break
-        await look(batch)
-        looked = true
-        budget -= batchCost(batch)
+      let older: { done: Promise<void>; orders: ReadonlySet<Watched> } | undefined
+      let olderFailed: { error: unknown } | undefined
+      try {
+        for (let call = 0; !olderFailed; call += 1) {
+          if (call > 0) {
+            await refreshWatchList(clock())
+            // A pass waiting for an older look may outlast a block.
+            await checkTip(clock())
+          }
+          const now = clock()
+          const inFlight = older?.orders
+          const { plan, backlog: more } = planBatches({
+            watched: inFlight
+              ? [...watch.values()].filter((w) => !inFlight.has(w))
+              : watch.values(),
+            now,
+            pass: passes,
+            // Past the budget, orders that come first are still looked at while an older
+            // look is under way (they would otherwise wait for it).
+            callsPerPass: older ? Math.max(budget, 2) : budget,
+            settings: watchSettings,
+            olderShare: call === 0 && passes % OLD_SHARE_EVERY_PASSES === 0,
+          })
+          backlog = more || plan.length > 1
+          const batch = plan[0]
+          if (batch?.orders.some((w) => comesFirst(w, now, watchSettings))) {
+            await look(batch)
+            looked = true
+            budget -= batchCost(batch)
+            continue
+          }
+          if (batch && !older && batchCost(batch) <= budget) {
+            const done = look(batch).then(
+              () => {
+                older = undefined
+              },
+              (error: unknown) => {
+                older = undefined
+                olderFailed = { error }
+              },
+            )
+            older = { done, orders: new Set(batch.orders) }
+            looked = true
+            budget -= batchCost(batch)
+            continue
+          }
+          if (!older) break
+          // Until the older look ends, or it is time to look for new and due orders again.
+          await Promise.race([older.done, sleep(NEXT_LOOK_TICK_MS)])
+        }
+      } finally {
+        await older?.done
       }
+      if (olderFailed) throw olderFailed.error
       if (looked) await countChainLook({ payload })
     } else {
       backlog = false
