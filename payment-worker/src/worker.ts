@@ -36,8 +36,9 @@ import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen } from './watch/wa
  * never asks WhatsOnChain more than WOC_MAX_REQUESTS_PER_SECOND (3 without a key) however many
  * orders are open:
  * - fresh orders (awaiting payment, created in the last 15 minutes) first, every
- *   WORKER_FAST_POLL_MS, with one mempool-only call per 20 addresses (a payment shows up there
- *   first);
+ *   WORKER_FAST_POLL_MS for their first two minutes and less often as they age
+ *   (watch/watched.ts), with one mempool-only call per 20 addresses (a payment shows up there
+ *   first; a call's spare room takes fresh orders due soon);
  * - every new block triggers a full look (confirmed and unconfirmed) at the fresh orders, at
  *   those with money on the way and at those seen only in the mempool since; a newly seen
  *   order's first look is a full one too, unless it is younger than the last block the worker

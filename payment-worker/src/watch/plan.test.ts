@@ -72,6 +72,22 @@ describe('the batch plan of a pass', () => {
     expect(backlog).toBe(false)
   })
 
+  it('fills a call for fresh orders with the fresh ones due soonest, in the same look', () => {
+    const due = fresh()
+    const soon = Array.from({ length: 25 }, (_, i) => fresh({ nextCheck: now + 100 + i }))
+    const fullLook = fresh({ nextCheck: now + 1, fullLookDue: true })
+    const expired = older({ nextCheck: now + 1 })
+    const { plan } = planBatches({
+      watched: [...soon.toReversed(), fullLook, expired, due],
+      now,
+      pass: 1,
+      callsPerPass: 6,
+      settings,
+    })
+    // Before, one call for the one due order: a hundred buyers' polls drifted into a call each.
+    expect(ids(plan)).toEqual([[due.id, ...soon.slice(0, 19).map((w) => w.id)]])
+  })
+
   it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
     const afterBlock = fresh({ fullLookDue: true })
     const detected = fresh({ status: 'PAYMENT_DETECTED' })

@@ -12,6 +12,9 @@ import { comesFirst, scopeOf } from './watched'
  *   calls, a mempool-only look one.
  * - Older orders get one batch every OLD_SHARE_EVERY_PASSES passes even when fresh ones would use
  *   the whole budget, so a rush of new orders never stops late payments from being seen.
+ * - A call for fresh orders with room left takes fresh orders not yet due (the soonest due
+ *   first, same look): they cost nothing there, and polls of many buyers come together in full
+ *   calls instead of one call each as their times drift apart.
  */
 export type Batch = { scope: HistoryScope; orders: Watched[] }
 
@@ -37,9 +40,8 @@ export function planBatches({
   /** Whether this plan starts with older orders' share (by default, every third pass). */
   olderShare?: boolean
 }): { plan: Batch[]; backlog: boolean } {
-  const due = [...watched]
-    .filter((w) => w.nextCheck <= now)
-    .sort((a, b) => a.nextCheck - b.nextCheck)
+  const all = [...watched]
+  const due = all.filter((w) => w.nextCheck <= now).sort((a, b) => a.nextCheck - b.nextCheck)
   const first = (w: Watched) => comesFirst(w, now, settings)
   const batchesOf = (list: Watched[]) => {
     const byScope = { unconfirmed: [] as Watched[], all: [] as Watched[] }
@@ -51,6 +53,16 @@ export function planBatches({
     return batches
   }
   const freshBatches = batchesOf(due.filter(first))
+  const early = all
+    .filter((w) => w.nextCheck > now && first(w))
+    .sort((a, b) => a.nextCheck - b.nextCheck)
+  for (const batch of freshBatches) {
+    for (let i = 0; i < early.length && batch.orders.length < MAX_ADDRESSES_PER_CALL;) {
+      if (scopeOf(early[i]!, now, settings) === batch.scope)
+        batch.orders.push(...early.splice(i, 1))
+      else i += 1
+    }
+  }
   const olderBatches = batchesOf(due.filter((w) => !first(w)))
   const plan: Batch[] = []
   let budget = callsPerPass
