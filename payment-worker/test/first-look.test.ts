@@ -101,18 +101,30 @@ describe('a payment made right after checkout', () => {
       const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
       expect(paid.status).toBe(200)
     }
-    const before = calls.length
-    await worker.runOnce()
-    expect(orderId).not.toBe('')
-    const looksAt = () => calls.slice(before).filter((c) => c.addresses.includes(address))
-    expect(looksAt().length).toBeGreaterThan(0)
-    // The first look may come before the payment (the pass looks for new orders while an older
-    // look is under way); the next, a fast poll later, finds it.
-    await waitFor(async () => {
+    // Each look at the order, with the order's status when it was asked.
+    const seen: string[] = []
+    duringEveryCall = async (scope, addresses) => {
+      if (address && addresses.includes(address))
+        seen.push(`${scope}: ${(await getOrder(h.shop.payload, orderId)).status}`)
+    }
+    try {
       await worker.runOnce()
-      return (await getOrder(h.shop.payload, orderId)).status === 'PAYMENT_DETECTED'
-    })
-    expect(new Set(looksAt().map((c) => c.scope))).toEqual(new Set(['unconfirmed']))
+      expect(orderId).not.toBe('')
+      expect(seen.length).toBeGreaterThan(0)
+      // The first look may come before the payment (the pass looks for new orders while an
+      // older look is under way); the next, a fast poll later, finds it.
+      await waitFor(async () => {
+        await worker.runOnce()
+        return (await getOrder(h.shop.payload, orderId)).status === 'PAYMENT_DETECTED'
+      })
+    } finally {
+      duringEveryCall = undefined
+    }
+    // Until the payment was seen, every look was a mempool-only one (a detected order's next
+    // look is a full one).
+    const waiting = seen.filter((look) => look.endsWith(': AWAITING_PAYMENT'))
+    expect(waiting.length).toBeGreaterThan(0)
+    expect(new Set(waiting)).toEqual(new Set(['unconfirmed: AWAITING_PAYMENT']))
   })
 
   it('is still found when it was mined before the order was first looked at', async () => {
@@ -121,12 +133,14 @@ describe('a payment made right after checkout', () => {
     const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
     expect(paid.status).toBe(200)
     h.simulator.state.mine(1)
-    // The mempool no longer has it; the block's tip change asks for a full look.
+    // The mempool no longer has it; the block's tip change asks for a full look. The worker's
+    // clock moves past its tip interval, so its next pass reads the tip.
+    offset += 10_000
     const before = calls.length
-    for (let pass = 0; pass < 3; pass += 1) {
+    await waitFor(async () => {
       await worker.runOnce()
-      if ((await getOrder(h.shop.payload, orderId)).status !== 'AWAITING_PAYMENT') break
-    }
+      return (await getOrder(h.shop.payload, orderId)).status !== 'AWAITING_PAYMENT'
+    })
     expect(['PAYMENT_DETECTED', 'PAID']).toContain((await getOrder(h.shop.payload, orderId)).status)
     const looks = calls.slice(before).filter((c) => c.addresses.includes(paymentAddress))
     expect(looks.map((c) => c.scope)).toContain('confirmed')
@@ -135,8 +149,10 @@ describe('a payment made right after checkout', () => {
   it("is recorded by a full look's mempool half, before its confirmed half is asked", async () => {
     const orderId = await createOrder(h.shop, pdfId)
     const { paymentAddress } = await getOrder(h.shop.payload, orderId)
-    // A block after checkout: the order's next look must include confirmed transactions.
+    // A block after checkout: the order's next look must include confirmed transactions (the
+    // worker's clock moves past its tip interval, so its next pass reads the tip first).
     h.simulator.state.mine(1)
+    offset += 10_000
     const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
     expect(paid.status).toBe(200)
     const seen: string[] = []
