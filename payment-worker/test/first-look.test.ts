@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainSource, HistoryScope } from '@shop/chain'
-import { createWhatsOnChainClient } from '@shop/chain'
-import { sqlite } from '@shop/cms/testing'
 import type { PaymentsHarness } from './payments/support'
 import {
   api,
@@ -10,11 +8,12 @@ import {
   getOrder,
   productIdOf,
   startPaymentsHarness,
+  insertExpiredOrders,
+  simulatorClient,
+  startWorkerByHand,
   waitFor,
-  watchedOrderRow,
 } from './payments/support'
 import type { PaymentWorker } from '../src/worker'
-import { startPaymentWorker } from '../src/worker'
 
 /**
  * Issue 18, detection: a payment made right after checkout (a wallet already open on the pay
@@ -42,23 +41,12 @@ beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
   pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
   // Expired orders still watched for late payments, all due: the pass always has older work.
-  const now = Date.now()
-  await sqlite(h.shop.payload).batch(
-    Array.from({ length: OLDER }, (_, i) =>
-      watchedOrderRow({
-        productId: pdfId,
-        index: 2_000_000 + i,
-        createdAt: now - 2 * 3_600_000 - i * 1000,
-        status: 'EXPIRED',
-      }),
-    ),
-    'write',
-  )
-  const client = createWhatsOnChainClient({
-    baseUrl: h.simulator.wocUrl,
-    maxRequestsPerSecond: 200,
-    retries: 0,
+  await insertExpiredOrders(h.shop.payload, {
+    productId: pdfId,
+    count: OLDER,
+    firstIndex: 2_000_000,
   })
+  const client = simulatorClient(h.simulator)
   const chain: ChainSource = {
     ...client,
     getAddressHistories: async (addresses, scope = 'all') => {
@@ -70,14 +58,10 @@ beforeAll(async () => {
       return client.getAddressHistories(addresses, scope)
     },
   }
-  const { loadEnv } = await import('@shop/cms/process')
-  worker = startPaymentWorker({
-    payload: h.shop.payload,
+  worker = await startWorkerByHand(h, {
     chain,
-    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
     // Six calls a pass (6 requests/s, one-second passes): older orders fill them.
-    settings: { ...loadEnv(), wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
-    autoStart: false,
+    settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
     clock: () => Date.now() + offset,
   })
   // The worker's first pass sees the tip (a minute ago by its clock) and starts on older orders.

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainSource } from '@shop/chain'
-import { createWhatsOnChainClient } from '@shop/chain'
-import { sqlite } from '@shop/cms/testing'
 import type { PaymentsHarness } from './payments/support'
 import {
   api,
@@ -10,11 +8,12 @@ import {
   getOrder,
   productIdOf,
   startPaymentsHarness,
+  insertExpiredOrders,
+  simulatorClient,
+  startWorkerByHand,
   waitFor,
-  watchedOrderRow,
 } from './payments/support'
 import type { PaymentWorker } from '../src/worker'
-import { startPaymentWorker } from '../src/worker'
 
 /**
  * Issue 18, detection at 10,000 watched orders: while buyers wait, a look at older orders waits
@@ -40,23 +39,12 @@ beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
   pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
   // Expired orders still watched for late payments, all due: every pass has older work.
-  const now = Date.now()
-  await sqlite(h.shop.payload).batch(
-    Array.from({ length: OLDER }, (_, i) =>
-      watchedOrderRow({
-        productId: pdfId,
-        index: 3_000_000 + i,
-        createdAt: now - 2 * 3_600_000 - i * 1000,
-        status: 'EXPIRED',
-      }),
-    ),
-    'write',
-  )
-  const client = createWhatsOnChainClient({
-    baseUrl: h.simulator.wocUrl,
-    maxRequestsPerSecond: 200,
-    retries: 0,
+  await insertExpiredOrders(h.shop.payload, {
+    productId: pdfId,
+    count: OLDER,
+    firstIndex: 3_000_000,
   })
+  const client = simulatorClient(h.simulator)
   const chain: ChainSource = {
     ...client,
     getAddressHistories: async (addresses, scope, options) => {
@@ -67,13 +55,9 @@ beforeAll(async () => {
       return client.getAddressHistories(addresses, scope, options)
     },
   }
-  const { loadEnv } = await import('@shop/cms/process')
-  worker = startPaymentWorker({
-    payload: h.shop.payload,
+  worker = await startWorkerByHand(h, {
     chain,
-    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
-    settings: { ...loadEnv(), wocMaxRequestsPerSecond: 6, workerFastPollMs: 200 },
-    autoStart: false,
+    settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 200 },
     clock: () => Date.now() + offset,
   })
   // The first pass sees the tip (a minute ago by the worker's clock): orders placed from now on
@@ -81,6 +65,35 @@ beforeAll(async () => {
   await worker.runOnce()
   offset = 0
 })
+
+/**
+ * Runs a pass whose first look at older orders waits (background calls are held) until `during`
+ * is done; `during` gets the background calls made before it and the pass. The pass is awaited
+ * after the look is let go.
+ */
+async function whileOlderLookHeld(during: (before: number, pass: Promise<void>) => Promise<void>) {
+  hold = new Promise((resolve) => (letGo = resolve))
+  const before = backgroundCalls
+  const pass = worker.runOnce()
+  try {
+    await waitFor(async () => backgroundCalls > before)
+    await during(before, pass)
+  } finally {
+    letGo()
+    hold = undefined
+    await pass
+  }
+}
+
+/** The buyer pays; the worker sees it within five seconds. */
+async function payAndSeeDetected(orderId: string) {
+  const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+  expect(paid.status).toBe(200)
+  await waitFor(
+    async () => (await getOrder(h.shop.payload, orderId)).status === 'PAYMENT_DETECTED',
+    { timeoutMs: 5000 },
+  )
+}
 
 afterAll(async () => {
   letGo()
@@ -92,38 +105,20 @@ describe('a look at older orders waiting for its request', () => {
   it("does not hold up a waiting buyer's payment", async () => {
     // A buyer at the pay screen: the pass's looks at older orders are background ones.
     const orderId = await createOrder(h.shop, pdfId)
-    hold = new Promise((resolve) => (letGo = resolve))
-    const before = backgroundCalls
-    const pass = worker.runOnce()
-    try {
-      // A look at older orders waits for its request.
-      await waitFor(async () => backgroundCalls > before)
-      // The buyer pays while that look waits.
-      const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-      expect(paid.status).toBe(200)
-      // Before, the pass waited for the held look: the payment stayed unseen until it ended.
-      await waitFor(
-        async () => (await getOrder(h.shop.payload, orderId)).status === 'PAYMENT_DETECTED',
-        { timeoutMs: 5000 },
-      )
+    await whileOlderLookHeld(async (before) => {
+      // The buyer pays while that look waits. Before, the pass waited for the held look: the
+      // payment stayed unseen until it ended.
+      await payAndSeeDetected(orderId)
       expect(backgroundCalls).toBe(before + 1)
-    } finally {
-      letGo()
-      hold = undefined
-      await pass
-    }
+    })
   })
 
   it('looks at older orders one at a time, and ends its pass once the held look is answered', async () => {
     const orderId = await createOrder(h.shop, pdfId)
     const { paymentAddress } = await getOrder(h.shop.payload, orderId)
-    hold = new Promise((resolve) => (letGo = resolve))
-    const before = backgroundCalls
-    const pass = worker.runOnce()
     let ended = false
-    void pass.then(() => (ended = true))
-    try {
-      await waitFor(async () => backgroundCalls > before)
+    await whileOlderLookHeld(async (before, pass) => {
+      void pass.then(() => (ended = true))
       // The buyer's order is looked for again and again meanwhile (every 200 ms)...
       const seen = otherLooks.length
       await waitFor(
@@ -133,28 +128,15 @@ describe('a look at older orders waiting for its request', () => {
       // ...while no second look at older orders begins, and the pass waits for the first.
       expect(backgroundCalls).toBe(before + 1)
       expect(ended).toBe(false)
-    } finally {
-      letGo()
-      hold = undefined
-    }
-    await pass
+    })
     expect(ended).toBe(true)
     expect((await getOrder(h.shop.payload, orderId)).status).toBe('AWAITING_PAYMENT')
   })
 
   it('sees a block mined meanwhile: the paid order is confirmed while the older look waits', async () => {
     const orderId = await createOrder(h.shop, pdfId)
-    hold = new Promise((resolve) => (letGo = resolve))
-    const before = backgroundCalls
-    const pass = worker.runOnce()
-    try {
-      await waitFor(async () => backgroundCalls > before)
-      const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-      expect(paid.status).toBe(200)
-      await waitFor(
-        async () => (await getOrder(h.shop.payload, orderId)).status === 'PAYMENT_DETECTED',
-        { timeoutMs: 5000 },
-      )
+    await whileOlderLookHeld(async (before) => {
+      await payAndSeeDetected(orderId)
       h.simulator.state.mine(1)
       // The tip was read only at a pass's start: a pass waiting for its older look never saw
       // the block (the benchmark's order stayed unpaid for minutes).
@@ -162,11 +144,7 @@ describe('a look at older orders waiting for its request', () => {
         timeoutMs: 5000,
       })
       expect(backgroundCalls).toBe(before + 1)
-    } finally {
-      letGo()
-      hold = undefined
-      await pass
-    }
+    })
   })
 
   it('reads new orders a few times a second meanwhile, not in a busy loop', async () => {
@@ -179,22 +157,17 @@ describe('a look at older orders waiting for its request', () => {
     }) as typeof payload.find
     // A buyer waits: the pass's looks at older orders are background ones.
     await createOrder(h.shop, pdfId)
-    hold = new Promise((resolve) => (letGo = resolve))
-    const before = backgroundCalls
-    const pass = worker.runOnce()
     try {
-      await waitFor(async () => backgroundCalls > before)
-      const counted = reads
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      // Every 250 ms: about four reads in the second. A 50 ms tick read twenty, and kept the
-      // worker at two thirds of a core through the benchmark's rush.
-      expect(reads - counted).toBeGreaterThanOrEqual(2)
-      expect(reads - counted).toBeLessThanOrEqual(6)
+      await whileOlderLookHeld(async () => {
+        const counted = reads
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        // Every 250 ms: about four reads in the second. A 50 ms tick read twenty, and kept the
+        // worker at two thirds of a core through the benchmark's rush.
+        expect(reads - counted).toBeGreaterThanOrEqual(2)
+        expect(reads - counted).toBeLessThanOrEqual(6)
+      })
     } finally {
       payload.find = find
-      letGo()
-      hold = undefined
-      await pass
     }
   })
 })

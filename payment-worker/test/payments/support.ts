@@ -2,13 +2,15 @@ import crypto from 'node:crypto'
 
 import { Utils } from '@bsv/sdk'
 import type { InStatement } from '@libsql/client'
+import type { Payload } from 'payload'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
+import type { ChainSource } from '@shop/chain'
 import { createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
-import { startTestShop } from '@shop/cms/testing'
+import { sqlite, startTestShop } from '@shop/cms/testing'
 import { loadEmailRenderer } from '@shop/cms/engine'
 
 export {
@@ -73,11 +75,7 @@ export async function startPaymentsHarness({
     error: record('error'),
     debug: () => {},
   } as never
-  const chain = createWhatsOnChainClient({
-    baseUrl: simulator.wocUrl,
-    maxRequestsPerSecond: 200,
-    retries: 0,
-  })
+  const chain = simulatorClient(simulator)
   // As the worker's main does: the e-mail renderer is loaded before the worker starts.
   await loadEmailRenderer()
   const worker = startPaymentWorker({
@@ -136,4 +134,57 @@ export function watchedOrderRow({
       new Date(createdAt).toISOString(),
     ],
   }
+}
+
+/** A WhatsOnChain client on the simulator, without WhatsOnChain's request limit or retries. */
+export const simulatorClient = (simulator: Pick<ChainSimulator, 'wocUrl'>) =>
+  createWhatsOnChainClient({ baseUrl: simulator.wocUrl, maxRequestsPerSecond: 200, retries: 0 })
+
+/**
+ * `count` orders that expired two hours ago and more, still watched for late payments and all
+ * due: a pass always has older work. Their address indexes start at `firstIndex`.
+ */
+export async function insertExpiredOrders(
+  payload: Payload,
+  { productId, count, firstIndex }: { productId: number; count: number; firstIndex: number },
+) {
+  const now = Date.now()
+  await sqlite(payload).batch(
+    Array.from({ length: count }, (_, i) =>
+      watchedOrderRow({
+        productId,
+        index: firstIndex + i,
+        createdAt: now - 2 * 3_600_000 - i * 1000,
+        status: 'EXPIRED',
+      }),
+    ),
+    'write',
+  )
+}
+
+/**
+ * A payment worker started by hand (passes run when the test says), silent, with the test's
+ * settings over the shop's and the test's clock.
+ */
+export async function startWorkerByHand(
+  h: Pick<PaymentsHarness, 'shop'>,
+  {
+    chain,
+    settings,
+    clock,
+  }: {
+    chain: ChainSource
+    settings: Partial<Parameters<typeof startPaymentWorker>[0]['settings']>
+    clock: () => number
+  },
+): Promise<PaymentWorker> {
+  const { loadEnv } = await import('@shop/cms/process')
+  return startPaymentWorker({
+    payload: h.shop.payload,
+    chain,
+    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+    settings: { ...loadEnv(), ...settings },
+    autoStart: false,
+    clock,
+  })
 }
