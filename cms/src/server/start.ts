@@ -3,7 +3,6 @@
  * test mode, and the express app on one port, with graceful shutdown. Next (Payload's admin
  * under /cms) is loaded by the first request for /cms (lazyNext.ts).
  */
-import http from 'node:http'
 import { getPayload } from 'payload'
 
 import { ensureDemoAdmin } from '../bootstrap/demoAdmin'
@@ -11,6 +10,7 @@ import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
 import config from '../payload.config'
 import { createApp } from './app'
+import { createHttpServer } from './httpServer'
 import { lazyNext } from './lazyNext'
 import { createLogger, prettyLogs } from './logger'
 
@@ -38,8 +38,7 @@ export async function startWebProcess({
 
   const nextApp = lazyNext({ dev, dir: fromRoot('cms'), logger })
   const app = createApp({ payload, env, logger, dev, nextHandler: nextApp.handler })
-  const server = http.createServer(app)
-  server.keepAliveTimeout = 65_000
+  const server = createHttpServer(app)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(env.port, env.host, resolve)

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import type { Payload } from 'payload'
 
 import { fromRoot } from '../../src/config/paths'
+import { createHttpServer } from '../../src/server/httpServer'
 
 export type TestShop = {
   url: string
@@ -71,7 +71,7 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
   }
 
   const app = createApp({ payload, env, logger, nextHandler })
-  const server = http.createServer(app)
+  const server = createHttpServer(app)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
 
