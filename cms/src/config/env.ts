@@ -89,7 +89,8 @@ const schema = z.object({
   // Test hook: the worker exits right after recording payments, or just before delivering.
   WORKER_CRASH_AT: z.enum(['after-record', 'before-fulfil']).optional(),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
-  CHECKOUT_CONCURRENCY: intFrom(4, 1),
+  // Checkouts at work at once: those that reach the store together share one commit.
+  CHECKOUT_CONCURRENCY: intFrom(32, 1),
   CHECKOUT_QUEUE: intFrom(100, 0),
   CHECKOUT_MAX_WAIT_MS: intFrom(4000, 1),
   MAX_OPEN_ORDERS_PER_CLIENT: intFrom(5, 1),

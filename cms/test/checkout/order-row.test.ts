@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { ADDRESS_INDEX_COUNTER, sqlite } from '../../src/db/atomic'
@@ -181,5 +181,77 @@ describe("checkout's order row", () => {
       ((await shop.payload.findByID({ collection: slugs.products, id: productId })) as Product)
         .currentStock,
     ).toBe(stockBefore)
+  })
+
+  it('commits the checkouts that come together at once, each with its own outcome', async () => {
+    // Issue 18: each checkout committed alone, and each commit's fsync blocked the web process
+    // (a fifth of its time under 50 buyers). Those that come together now share one commit, and
+    // one of them failing or finding no copy left changes nothing for the others.
+    const product = (await shop.payload.create({
+      collection: slugs.products,
+      data: { name: 'Three copies', type: 'PHYSICAL', priceEUR: 5, totalStock: 3, currentStock: 3 },
+    })) as Product
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const fields = {
+      product: product.id,
+      productName: product.name,
+      productType: 'PHYSICAL' as const,
+      userEmail: 'together@example.com',
+      priceAtPurchaseUSD: 5,
+      bsvUsdRateAtPurchase: 40,
+      amountSatoshiExpected: 12_500_000,
+      gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+    }
+    const client = sqlite(shop.payload)
+    const transactions = vi.spyOn(client, 'transaction')
+    const before = await counterValue()
+    const outcomes = await Promise.allSettled(
+      ['a', 'broken', 'b', 'c', 'd', 'e'].map((name) =>
+        storeNewOrder({
+          payload: shop.payload,
+          fields,
+          addressFor: (index) => {
+            if (name === 'broken') throw new RangeError('no address')
+            return `together-${name}-${index}`
+          },
+        }),
+      ),
+    )
+    const writes = transactions.mock.calls.filter(([mode]) => mode === 'write').length
+    transactions.mockRestore()
+    expect(writes).toBe(1)
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ])
+    const stored = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed'))
+    expect(stored.map((s) => (s && s !== 'failed' ? 'order' : s))).toEqual([
+      'order',
+      'failed',
+      'order',
+      'order',
+      null,
+      null,
+    ])
+    // Three indexes taken, in order, none for the failed or refused ones.
+    expect(await counterValue()).toBe(before + 3)
+    const rows = await sqlite(shop.payload).execute({
+      sql: 'SELECT payment_address, address_index FROM orders WHERE product_id = ? ORDER BY address_index',
+      args: [Number(product.id)],
+    })
+    expect(rows.rows.map((r) => [r.payment_address, Number(r.address_index)])).toEqual([
+      [`together-a-${before}`, before],
+      [`together-b-${before + 1}`, before + 1],
+      [`together-c-${before + 2}`, before + 2],
+    ])
+    const after = (await shop.payload.findByID({
+      collection: slugs.products,
+      id: product.id,
+    })) as Product
+    expect(after.currentStock).toBe(0)
   })
 })
