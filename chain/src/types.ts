@@ -36,6 +36,11 @@ export type ChainSource = {
   getTransactionHex: (txid: string) => Promise<string>
   /** Broadcasts a signed transaction; returns its txid. */
   broadcast: (txHex: string) => Promise<string>
+  /**
+   * Resolves once a request could begin now under the source's request limit, and keeps that
+   * place for the next request a moment: what to ask is then decided when it can be asked.
+   */
+  waitForRoom?: () => Promise<void>
 }
 
 export const MAX_ADDRESSES_PER_CALL = 20

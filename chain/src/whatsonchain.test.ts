@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import { createRequestSpacer } from './whatsonchain'
+import { createRequestSpacer, type RequestClass } from './whatsonchain'
 
 /** When each of `count` requests may begin, asked for all at once. */
 async function startTimes(waitForSlot: () => Promise<void>, count: number): Promise<number[]> {
@@ -100,5 +100,71 @@ describe('background requests (looks at older orders)', () => {
       startTimes(waitForSlot, 3),
     ])
     expect(busiestSecond([...times, ...more.flat()].toSorted((a, b) => a - b))).toBe(3)
+  })
+})
+
+describe('requests waiting for a free place', () => {
+  it("go by class: a found payment's transaction first, looks at older orders last", async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const t0 = Date.now()
+    // The second is full: three looks began 200 ms apart.
+    for (let i = 0; i < 3; i += 1) {
+      await waitForSlot()
+      await vi.advanceTimersByTimeAsync(200)
+    }
+    const began: Record<string, number> = {}
+    const ask = (name: string, requestClass: RequestClass) =>
+      void waitForSlot(requestClass).then(() => (began[name] = Date.now() - t0))
+    ask('older look', { background: true })
+    ask("buyer's look", {})
+    ask('transaction', { urgent: true })
+    await vi.advanceTimersByTimeAsync(3000)
+    // Before, each went when its own timer fired, in the order asked: the transaction last.
+    expect(began).toEqual({ transaction: 1050, "buyer's look": 1250, 'older look': 1450 })
+  })
+
+  it('let the others pass a background request whose share is used', async () => {
+    const waitForSlot = createRequestSpacer(3)
+    const t0 = Date.now()
+    await waitForSlot({ background: true })
+    const began: Record<string, number> = {}
+    void waitForSlot({ background: true }).then(() => (began.older = Date.now() - t0))
+    void waitForSlot().then(() => (began.buyer = Date.now() - t0))
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(began).toEqual({ buyer: 0, older: 1050 })
+  })
+})
+
+describe('a place waited for (the worker deciding what to ask once it can ask)', () => {
+  /** Three requests 200 ms apart: the second is full until 1,050 ms. */
+  async function fillTheSecond(waitForSlot: () => Promise<void>) {
+    for (let i = 0; i < 3; i += 1) {
+      await waitForSlot()
+      await vi.advanceTimersByTimeAsync(200)
+    }
+  }
+
+  it('is kept for the next request, and a background one cannot take it', async () => {
+    const spacer = createRequestSpacer(3)
+    const t0 = Date.now()
+    await fillTheSecond(spacer)
+    const began: Record<string, number> = {}
+    void spacer({ background: true }).then(() => (began.older = Date.now() - t0))
+    void spacer.waitForRoom().then(() => (began.room = Date.now() - t0))
+    await vi.advanceTimersByTimeAsync(1100 - (Date.now() - t0))
+    void spacer().then(() => (began.look = Date.now() - t0))
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(began).toEqual({ room: 1050, look: 1100, older: 1250 })
+  })
+
+  it('is given up when no request comes for it', async () => {
+    const spacer = createRequestSpacer(3, { holdMs: 100 })
+    const t0 = Date.now()
+    await fillTheSecond(spacer)
+    const began: Record<string, number> = {}
+    void spacer({ background: true }).then(() => (began.older = Date.now() - t0))
+    void spacer.waitForRoom().then(() => (began.room = Date.now() - t0))
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(began).toEqual({ room: 1050, older: 1150 })
   })
 })

@@ -43,8 +43,20 @@ const TX_CACHE_ENTRIES = 20_000
  * They are counted apart, so the others coming steadily (a buyer's look every half second)
  * never keep them out of their share (issue 18: a late look waited for an empty second, which
  * never came, and the worker's pass with it).
+ *
+ * Requests waiting for a free place go in order of class, then of asking: urgent ones (the
+ * transaction of a payment a look has just found) first, background ones last (issue 18: at
+ * 10,000 watched orders a buyer's transaction waited behind an older look asked before it).
+ *
+ * `waitForRoom` waits until a request could begin, and keeps that place for the next one (not
+ * a background one) for `holdMs`: the worker decides what to ask only once it can ask, so an
+ * order placed while it waited is in the call (issue 18: a call planned before a wait of most
+ * of a second went without the order placed meanwhile, and the order waited for the next).
  */
-export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}) {
+export function createRequestSpacer(
+  maxPerSecond: number,
+  { marginMs = 50, holdMs = 200 } = {},
+): RequestSpacer {
   const perWindow = Number.isInteger(maxPerSecond) ? maxPerSecond : 1
   const windowMs = (1000 * perWindow) / maxPerSecond + marginMs
   const backgroundPerWindow = Math.max(1, perWindow - 2)
@@ -56,24 +68,69 @@ export function createRequestSpacer(maxPerSecond: number, { marginMs = 50 } = {}
     while (begun.length > 0 && begun[0]! <= now - windowMs) begun.shift()
     return begun.length < limit ? 0 : begun[begun.length - limit]! + windowMs - now
   }
-  return async function waitForSlot({ background = false }: { background?: boolean } = {}) {
-    for (;;) {
+  /** Until when a place is kept for the next request that is not a background one. */
+  let heldUntil = 0
+  type Waiter = { rank: number; background: boolean; hold: boolean; go: () => void }
+  /** Requests waiting, by rank then in the order they asked. */
+  const waiting: Waiter[] = []
+  let timer: NodeJS.Timeout | undefined
+
+  /** Lets waiting requests go while there is room; sets a timer for when there is more. */
+  const admit = () => {
+    clearTimeout(timer)
+    timer = undefined
+    while (waiting.length > 0) {
       const now = Date.now()
-      // A background request takes one of its own share of the window, and one of the whole:
-      // the others' requests never wait for it, nor keep it waiting once its share is free.
-      const wait = Math.max(
-        waitFor(starts, perWindow, now),
-        background ? waitFor(backgroundStarts, backgroundPerWindow, now) : 0,
+      const held = heldUntil > now ? 1 : 0
+      const wait = waitFor(starts, perWindow, now)
+      // A background request also needs room in its own share, and leaves a kept place alone;
+      // the others may pass it.
+      const backgroundWait = Math.max(
+        waitFor(backgroundStarts, backgroundPerWindow, now),
+        held
+          ? Math.min(
+              perWindow > held ? waitFor(starts, perWindow - held, now) : Infinity,
+              heldUntil - now,
+            )
+          : 0,
       )
-      if (wait <= 0) {
-        starts.push(now)
-        if (background) backgroundStarts.push(now)
+      const next = waiting.findIndex((w) => !w.background || backgroundWait <= 0)
+      const until = next < 0 ? Math.max(wait, backgroundWait) : wait
+      if (until > 0) {
+        timer = setTimeout(admit, until)
         return
       }
-      await new Promise((resolve) => setTimeout(resolve, wait))
+      const [admitted] = waiting.splice(next, 1)
+      if (admitted!.hold) {
+        heldUntil = now + holdMs
+      } else {
+        starts.push(now)
+        if (admitted!.background) backgroundStarts.push(now)
+        else heldUntil = 0
+      }
+      admitted!.go()
     }
   }
+
+  const enqueue = (rank: number, background: boolean, hold: boolean) =>
+    new Promise<void>((go) => {
+      const at = waiting.findIndex((w) => w.rank > rank)
+      waiting.splice(at < 0 ? waiting.length : at, 0, { rank, background, hold, go })
+      admit()
+    })
+
+  const waitForSlot = ({ background = false, urgent = false }: RequestClass = {}) =>
+    enqueue(urgent ? 0 : background ? 2 : 1, background, false)
+  return Object.assign(waitForSlot, { waitForRoom: () => enqueue(1, false, true) })
 }
+
+export type RequestSpacer = ((requestClass?: RequestClass) => Promise<void>) & {
+  /** Resolves when a request could begin, keeping that place for the next one a while. */
+  waitForRoom: () => Promise<void>
+}
+
+/** Which share of the request budget a request draws on, and its place when requests wait. */
+export type RequestClass = { background?: boolean; urgent?: boolean }
 
 export function createWhatsOnChainClient(
   options: WhatsOnChainOptions,
@@ -87,12 +144,12 @@ export function createWhatsOnChainClient(
 
   async function request(
     path: string,
-    init: { method?: string; body?: unknown; as: 'json' | 'text'; background?: boolean },
+    init: { method?: string; body?: unknown; as: 'json' | 'text' } & RequestClass,
   ): Promise<unknown> {
     let lastError: unknown
     for (let attempt = 0; attempt <= retries; attempt += 1) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)))
-      await waitForSlot({ background: init.background })
+      await waitForSlot(init)
       try {
         const response = await fetch(`${baseUrl}${path}`, {
           method: init.method ?? 'GET',
@@ -147,6 +204,7 @@ export function createWhatsOnChainClient(
 
   return {
     baseUrl,
+    waitForRoom: waitForSlot.waitForRoom,
     async getTipHeight() {
       const info = (await request('/chain/info', { as: 'json' })) as { blocks?: unknown }
       if (typeof info?.blocks !== 'number')
@@ -211,7 +269,7 @@ export function createWhatsOnChainClient(
       if (!/^[0-9a-f]{64}$/i.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)
       const cached = txCache.get(txid)
       if (cached) return cached
-      const hex = String(await request(`/tx/${txid}/hex`, { as: 'text' })).trim()
+      const hex = String(await request(`/tx/${txid}/hex`, { as: 'text', urgent: true })).trim()
       if (!/^[0-9a-f]+$/i.test(hex)) throw new ChainSourceError(`WhatsOnChain tx ${txid}: not hex`)
       // A truncated or wrong answer must never be cached (or counted): the bytes must hash to
       // the txid asked for.

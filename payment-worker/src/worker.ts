@@ -499,13 +499,21 @@ export function startPaymentWorker({
       let olderFailed: { error: unknown } | undefined
       try {
         let refreshedAt = clock()
+        let lookedFresh = false
         for (let call = 0; !olderFailed; call += 1) {
-          if (call > 0 && (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS)) {
-            await refreshWatchList(clock())
-            refreshedAt = clock()
+          if (call > 0) {
             // A pass waiting for an older look may outlast a block.
             await checkTip(clock())
+            // Fresh orders are asked about when the request can go, and new orders read just
+            // before: planned first, a call waited up to a second for its request without the
+            // order placed meanwhile, which then waited for the next (issue 18, detection).
+            if (lookedFresh) await chain.waitForRoom?.()
+            if (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS) {
+              await refreshWatchList(clock())
+              refreshedAt = clock()
+            }
           }
+          lookedFresh = false
           const now = clock()
           const inFlight = older?.orders
           const { plan, backlog: more } = planBatches({
@@ -525,6 +533,7 @@ export function startPaymentWorker({
           if (batch?.orders.some((w) => comesFirst(w, now, watchSettings))) {
             await look(batch)
             looked = true
+            lookedFresh = true
             budget -= batchCost(batch)
             continue
           }

@@ -88,6 +88,30 @@ describe('the batch plan of a pass', () => {
     expect(ids(plan)).toEqual([[due.id, ...soon.slice(0, 19).map((w) => w.id)]])
   })
 
+  it('looks for the youngest fresh order first when more are due than the budget holds', () => {
+    // Overdue: thirty orders a few minutes old, and twenty after a block (a full look each).
+    const waiting = Array.from({ length: 30 }, (_, i) =>
+      fresh({ createdAt: now - 300_000 + i, nextCheck: now - 2_000 }),
+    )
+    const afterBlock = Array.from({ length: 20 }, (_, i) =>
+      fresh({ createdAt: now - 200_000 + i, nextCheck: now - 3_000, fullLookDue: true }),
+    )
+    // Placed a moment ago, its buyer at the pay screen: due now, never looked at.
+    const newest = fresh({ createdAt: now - 50, nextCheck: now })
+    const { plan } = planBatches({
+      watched: [...afterBlock, ...waiting, newest],
+      now,
+      pass: 1,
+      callsPerPass: 1,
+      settings,
+    })
+    // Before, it waited behind every overdue order: the full looks first, then the oldest due.
+    expect(plan).toHaveLength(1)
+    expect(plan[0]!.scope).toBe('unconfirmed')
+    expect(plan[0]!.orders[0]).toBe(newest)
+    expect(plan[0]!.orders.slice(1)).toEqual(waiting.toReversed().slice(0, 19))
+  })
+
   it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
     const afterBlock = fresh({ fullLookDue: true })
     const detected = fresh({ status: 'PAYMENT_DETECTED' })
