@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import crypto from 'node:crypto'
+
+import { describe, expect, it, vi } from 'vitest'
 
 import fc from 'fast-check'
 
@@ -10,6 +12,7 @@ import {
   isPaymail,
   normalizeTokenAddress,
   p2pkhNetwork,
+  prepareOrderAddresses,
 } from './addresses'
 
 // BIP32 test vector 1 (seed 000102030405060708090a0b0c0d0e0f): extended keys and public keys.
@@ -127,5 +130,43 @@ describe('public child derivation (issue 18: node:crypto instead of @bsv/sdk on 
       expect(deriveOrderAddress({ xpub: XPUB_M, index, network: 'main' })).toBe(
         root.derive(`m/0/${index}`).pubKey.toAddress('mainnet'),
       )
+  })
+})
+
+describe('order addresses derived ahead', () => {
+  it('are derived while the process is idle, and answered from memory after', async () => {
+    const network = 'test' as const
+    const xpub = XPUB_M_0H
+    await prepareOrderAddresses({ xpub, network, from: 50, count: 30 })
+    // The elliptic-curve work is done: answering the prepared indexes derives nothing.
+    const ecdh = vi.spyOn(crypto.ECDH.prototype, 'setPrivateKey')
+    const ahead = Array.from({ length: 30 }, (_, i) =>
+      deriveOrderAddress({ xpub, index: 50 + i, network }),
+    )
+    expect(ecdh).not.toHaveBeenCalled()
+    // An index outside the range is derived when asked, as before.
+    deriveOrderAddress({ xpub, index: 80, network })
+    expect(ecdh).toHaveBeenCalledTimes(1)
+    ecdh.mockRestore()
+    // And each is the address BIP32 gives that index.
+    const root = HD.fromString(xpub)
+    expect(ahead).toEqual(
+      Array.from({ length: 30 }, (_, i) =>
+        root.derive(`m/0/${50 + i}`).pubKey.toAddress('testnet'),
+      ),
+    )
+  })
+
+  it('move on with the orders: indexes before the new start are forgotten', async () => {
+    const network = 'main' as const
+    const xpub = XPUB_M_0H
+    await prepareOrderAddresses({ xpub, network, from: 0, count: 5 })
+    await prepareOrderAddresses({ xpub, network, from: 3, count: 5 })
+    const ecdh = vi.spyOn(crypto.ECDH.prototype, 'setPrivateKey')
+    for (let index = 3; index < 8; index += 1) deriveOrderAddress({ xpub, index, network })
+    expect(ecdh).not.toHaveBeenCalled()
+    deriveOrderAddress({ xpub, index: 2, network })
+    expect(ecdh).toHaveBeenCalledTimes(1)
+    ecdh.mockRestore()
   })
 })

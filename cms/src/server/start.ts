@@ -8,6 +8,7 @@ import { getPayload } from 'payload'
 import { ensureDemoAdmin } from '../bootstrap/demoAdmin'
 import type { Env } from '../config/env'
 import { fromRoot } from '../config/paths'
+import { prepareNextOrderAddresses } from '../operations/orders/prepareAddresses'
 import config from '../payload.config'
 import { createApp } from './app'
 import { createHttpServer } from './httpServer'
@@ -45,6 +46,9 @@ export async function startWebProcess({
   })
 
   onListening()
+  prepareNextOrderAddresses({ payload, env }).catch((error: unknown) =>
+    logger.warn({ err: error }, 'could not read the next address index to derive ahead'),
+  )
   logger.info(
     {
       port: env.port,

@@ -255,3 +255,45 @@ describe("checkout's order row", () => {
     expect(after.currentStock).toBe(0)
   })
 })
+
+describe("checkout's read of the product it sells", () => {
+  it("is Payload's read of the same product, for every kind of product", async () => {
+    const { productForCheckout } = await import('../../src/db/productForCheckout')
+    const make = async (data: Record<string, unknown>) =>
+      String(
+        (
+          (await shop.payload.create({
+            collection: slugs.products,
+            data: { name: 'Read me', totalStock: 3, currentStock: 3, ...data } as never,
+          })) as Product
+        ).id,
+      )
+    const ids = [
+      await make({ type: 'PHYSICAL', priceEUR: 12.34, shippingCostEUR: 4.5 }),
+      await make({ type: 'PHYSICAL', priceEUR: 9.99, isAvailable: false }),
+      await make({ type: 'PHYSICAL', priceEUR: 20, deletedAt: new Date().toISOString() }),
+      await make({ type: 'PHYSICAL', priceEUR: 15, currentStock: 0 }),
+      await productIdOf(shop.payload, 'DIGITAL'),
+    ]
+    // A book imported from the old shop, typed PDF in the database, with no shipping cost.
+    const legacy = await make({ type: 'PHYSICAL', priceEUR: 5 })
+    await sqlite(shop.payload).execute({
+      sql: "UPDATE products SET type = 'PDF', shipping_cost_e_u_r = NULL WHERE id = ?",
+      args: [Number(legacy)],
+    })
+    for (const id of [...ids, legacy]) {
+      const ours = await productForCheckout(shop.payload, id)
+      const payloads = (await shop.payload.findByID({
+        collection: slugs.products,
+        id,
+        depth: 0,
+      })) as Product
+      expect(ours).toEqual(
+        Object.fromEntries(Object.keys(ours ?? {}).map((key) => [key, payloads[key as never]])),
+      )
+      expect(Object.keys(ours ?? {})).toHaveLength(8)
+    }
+    expect(await productForCheckout(shop.payload, '999999')).toBeNull()
+    expect(await productForCheckout(shop.payload, 'not-an-id')).toBeNull()
+  })
+})

@@ -11,14 +11,14 @@ import {
 } from '@shop/domain'
 import type { Payload } from 'payload'
 
-import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
+import { productForCheckout } from '../../db/productForCheckout'
 import { storeNewOrder } from '../../db/storeNewOrder'
-import type { Product } from '../../payload-types'
 import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
 import {
   deriveOrderAddress,
   normalizeTokenAddress,
+  prepareOrderAddresses,
   rateProviderFor,
   type RateSettings,
 } from '@shop/chain'
@@ -79,7 +79,7 @@ export async function createOrder({
     )
   }
 
-  const product = await findProduct(payload, input.productId)
+  const product = await productForCheckout(payload, input.productId)
   if (!product || product.deletedAt)
     throw new OrderRequestError('This book is no longer available.', 404)
   if (!product.isAvailable) throw new OrderRequestError('This book is not available for sale.', 409)
@@ -121,8 +121,13 @@ export async function createOrder({
   // are taken together or not at all (issue 18: they were three commits, each an fsync).
   const stored = await storeNewOrder({
     payload,
-    addressFor: (index) =>
-      deriveOrderAddress({ xpub: env.bsvXpub, index, network: env.bsvNetwork }),
+    addressFor: (index) => {
+      const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
+      const address = deriveOrderAddress({ ...wallet, index })
+      // The next ones are derived while the shop is idle, not while a buyer waits (issue 18).
+      void prepareOrderAddresses({ ...wallet, from: index + 1 })
+      return address
+    },
     fields: {
       product: product.id,
       productName: product.name,
@@ -148,15 +153,4 @@ export async function createOrder({
   if (!stored) throw new OrderRequestError('This book is out of stock.', 409)
   // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
   return stored
-}
-
-async function findProduct(payload: Payload, id: string): Promise<Product | null> {
-  const validId =
-    payload.db.defaultIDType === 'number' ? /^[1-9]\d{0,15}$/.test(id) : /^[a-f0-9]{24}$/i.test(id)
-  if (!validId) return null
-  try {
-    return (await payload.findByID({ collection: slugs.products, id, depth: 0 })) as Product
-  } catch {
-    return null
-  }
 }
