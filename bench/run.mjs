@@ -782,6 +782,9 @@ async function benchCheckout() {
   )
 }
 
+/** Address indexes of the bench's own orders: far above the shop's, and each once. */
+let benchAddressIndex = 1_000_000_000
+
 /** Watched orders the worker must keep looking at, spread over the 24 h monitoring window. */
 async function insertWatchedOrders(count, productId) {
   const db = createClient({ url: `file:${path.join(prodDir, 'shop.db')}` })
@@ -805,7 +808,7 @@ async function insertWatchedOrders(count, productId) {
           expires > now ? 'AWAITING_PAYMENT' : 'EXPIRED',
           productId,
           address,
-          1_000_000 + Math.floor(Math.random() * 1e9),
+          (benchAddressIndex += 1),
           new Date(expires).toISOString(),
           expires > now ? null : new Date(expires).toISOString(),
           new Date(created).toISOString(),

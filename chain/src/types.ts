@@ -39,8 +39,9 @@ export type ChainSource = {
   /**
    * Resolves once a request could begin now under the source's request limit, and keeps that
    * place for the next request a moment: what to ask is then decided when it can be asked.
+   * True when it had to wait.
    */
-  waitForRoom?: () => Promise<void>
+  waitForRoom?: () => Promise<boolean>
 }
 
 export const MAX_ADDRESSES_PER_CALL = 20

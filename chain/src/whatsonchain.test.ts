@@ -146,12 +146,20 @@ describe('a place waited for (the worker deciding what to ask once it can ask)',
 
   it('is kept for the next request, and a background one cannot take it', async () => {
     const spacer = createRequestSpacer(3)
+    // Room at once: it says it did not wait.
+    expect(await spacer.waitForRoom()).toBe(false)
+    vi.advanceTimersByTime(2000)
     const t0 = Date.now()
     await fillTheSecond(spacer)
     const began: Record<string, number> = {}
     void spacer({ background: true }).then(() => (began.older = Date.now() - t0))
-    void spacer.waitForRoom().then(() => (began.room = Date.now() - t0))
+    let waited: boolean | undefined
+    void spacer.waitForRoom().then((w) => {
+      waited = w
+      began.room = Date.now() - t0
+    })
     await vi.advanceTimersByTimeAsync(1100 - (Date.now() - t0))
+    expect(waited).toBe(true)
     void spacer().then(() => (began.look = Date.now() - t0))
     await vi.advanceTimersByTimeAsync(1000)
     expect(began).toEqual({ room: 1050, look: 1100, older: 1250 })

@@ -112,21 +112,30 @@ export function createRequestSpacer(
     }
   }
 
-  const enqueue = (rank: number, background: boolean, hold: boolean) =>
-    new Promise<void>((go) => {
+  /** Resolves once the request may go: true when it had to wait, false when it went at once. */
+  const enqueue = async (rank: number, background: boolean, hold: boolean) => {
+    let atOnce = false
+    await new Promise<void>((go) => {
       const at = waiting.findIndex((w) => w.rank > rank)
       waiting.splice(at < 0 ? waiting.length : at, 0, { rank, background, hold, go })
       admit()
+      atOnce = !waiting.some((w) => w.go === go)
     })
+    return !atOnce
+  }
 
-  const waitForSlot = ({ background = false, urgent = false }: RequestClass = {}) =>
-    enqueue(urgent ? 0 : background ? 2 : 1, background, false)
+  const waitForSlot = async ({ background = false, urgent = false }: RequestClass = {}) => {
+    await enqueue(urgent ? 0 : background ? 2 : 1, background, false)
+  }
   return Object.assign(waitForSlot, { waitForRoom: () => enqueue(1, false, true) })
 }
 
 export type RequestSpacer = ((requestClass?: RequestClass) => Promise<void>) & {
-  /** Resolves when a request could begin, keeping that place for the next one a while. */
-  waitForRoom: () => Promise<void>
+  /**
+   * Resolves when a request could begin, keeping that place for the next one a while: true
+   * when it had to wait for it.
+   */
+  waitForRoom: () => Promise<boolean>
 }
 
 /** Which share of the request budget a request draws on, and its place when requests wait. */

@@ -499,41 +499,47 @@ export function startPaymentWorker({
       let olderFailed: { error: unknown } | undefined
       try {
         let refreshedAt = clock()
-        let lookedFresh = false
+        const refresh = async () => {
+          await refreshWatchList(clock())
+          refreshedAt = clock()
+        }
         for (let call = 0; !olderFailed; call += 1) {
           if (call > 0) {
             // A pass waiting for an older look may outlast a block.
             await checkTip(clock())
-            // Fresh orders are asked about when the request can go, and new orders read just
+            if (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS) await refresh()
+          }
+          const planNow = () => {
+            const inFlight = older?.orders
+            return planBatches({
+              watched: inFlight
+                ? [...watch.values()].filter((w) => !inFlight.has(w))
+                : watch.values(),
+              now: clock(),
+              pass: passes,
+              // Past the budget, orders that come first are still looked at while an older
+              // look is under way (they would otherwise wait for it).
+              callsPerPass: older ? Math.max(budget, 2) : budget,
+              settings: watchSettings,
+              olderShare: call === 0 && passes % OLD_SHARE_EVERY_PASSES === 0,
+            })
+          }
+          const comesFirstNow = (w: Watched) => comesFirst(w, clock(), watchSettings)
+          let { plan, backlog: more } = planNow()
+          if (plan[0]?.orders.some(comesFirstNow) && chain.waitForRoom) {
+            // Fresh orders are asked about once the request can go, with new orders read just
             // before: planned first, a call waited up to a second for its request without the
             // order placed meanwhile, which then waited for the next (issue 18, detection).
-            if (lookedFresh) await chain.waitForRoom?.()
-            if (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS) {
-              await refreshWatchList(clock())
-              refreshedAt = clock()
+            if (await chain.waitForRoom()) {
+              await refresh()
+              ;({ plan, backlog: more } = planNow())
             }
           }
-          lookedFresh = false
-          const now = clock()
-          const inFlight = older?.orders
-          const { plan, backlog: more } = planBatches({
-            watched: inFlight
-              ? [...watch.values()].filter((w) => !inFlight.has(w))
-              : watch.values(),
-            now,
-            pass: passes,
-            // Past the budget, orders that come first are still looked at while an older
-            // look is under way (they would otherwise wait for it).
-            callsPerPass: older ? Math.max(budget, 2) : budget,
-            settings: watchSettings,
-            olderShare: call === 0 && passes % OLD_SHARE_EVERY_PASSES === 0,
-          })
           backlog = more || plan.length > 1
           const batch = plan[0]
-          if (batch?.orders.some((w) => comesFirst(w, now, watchSettings))) {
+          if (batch?.orders.some(comesFirstNow)) {
             await look(batch)
             looked = true
-            lookedFresh = true
             budget -= batchCost(batch)
             continue
           }
@@ -554,7 +560,7 @@ export function startPaymentWorker({
           }
           if (!older) break
           // Until the older look ends, or it is time to look for new and due orders again.
-          await Promise.race([older.done, sleep(untilNextLook(now, refreshedAt, older.orders))])
+          await Promise.race([older.done, sleep(untilNextLook(clock(), refreshedAt, older.orders))])
         }
       } finally {
         await older?.done
