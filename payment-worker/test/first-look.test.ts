@@ -10,7 +10,7 @@ import {
   startPaymentsHarness,
   insertExpiredOrders,
   simulatorClient,
-  startWorkerByHand,
+  startWorkerPastTip,
   waitFor,
 } from './payments/support'
 import type { PaymentWorker } from '../src/worker'
@@ -27,8 +27,8 @@ const OLDER = 200
 let h: PaymentsHarness
 let worker: PaymentWorker
 let pdfId: number
-/** The worker's clock runs this far behind the real one until the test moves it. */
-let offset = -60_000
+/** Moves the worker's clock on. */
+let moveClock: (ms: number) => void
 /** Every address-history call the worker made: its scope and addresses. */
 const calls: { scope: HistoryScope | 'confirmed'; addresses: readonly string[] }[] = []
 /** Runs inside the worker's next address-history call, before it is answered. */
@@ -58,15 +58,12 @@ beforeAll(async () => {
       return client.getAddressHistories(addresses, scope)
     },
   }
-  worker = await startWorkerByHand(h, {
+  ;({ worker, moveClock } = await startWorkerPastTip(h, {
     chain,
     // Six calls a pass (6 requests/s, one-second passes): older orders fill them.
     settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
-    clock: () => Date.now() + offset,
-  })
-  // The worker's first pass sees the tip (a minute ago by its clock) and starts on older orders.
-  await worker.runOnce()
-  offset = 0
+  }))
+  // Its first pass saw the tip (a minute ago by its clock) and started on older orders.
 })
 
 afterAll(async () => {
@@ -119,7 +116,7 @@ describe('a payment made right after checkout', () => {
     h.simulator.state.mine(1)
     // The mempool no longer has it; the block's tip change asks for a full look. The worker's
     // clock moves past its tip interval, so its next pass reads the tip.
-    offset += 10_000
+    moveClock(10_000)
     const before = calls.length
     await waitFor(async () => {
       await worker.runOnce()
@@ -136,7 +133,7 @@ describe('a payment made right after checkout', () => {
     // A block after checkout: the order's next look must include confirmed transactions (the
     // worker's clock moves past its tip interval, so its next pass reads the tip first).
     h.simulator.state.mine(1)
-    offset += 10_000
+    moveClock(10_000)
     const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
     expect(paid.status).toBe(200)
     const seen: string[] = []

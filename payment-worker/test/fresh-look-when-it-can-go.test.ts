@@ -9,7 +9,7 @@ import {
   productIdOf,
   simulatorClient,
   startPaymentsHarness,
-  startWorkerByHand,
+  startWorkerPastTip,
   waitFor,
 } from './payments/support'
 
@@ -51,16 +51,14 @@ beforeAll(async () => {
       return client.getAddressHistories(addresses, scope, options)
     },
   }
-  let offset = -60_000
-  worker = await startWorkerByHand(h, {
-    chain,
-    settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
-    clock: () => Date.now() + offset,
-  })
-  // The first pass sees the tip (a minute ago by the worker's clock): orders placed from now on
-  // are first looked for in the mempool only, one call each look.
-  await worker.runOnce()
-  offset = 0
+  worker = (
+    await startWorkerPastTip(h, {
+      chain,
+      settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
+    })
+  ).worker
+  // Its first pass saw the tip (a minute ago by its clock): orders placed from now on are first
+  // looked for in the mempool only.
 })
 
 afterAll(async () => {

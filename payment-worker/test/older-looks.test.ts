@@ -10,7 +10,7 @@ import {
   startPaymentsHarness,
   insertExpiredOrders,
   simulatorClient,
-  startWorkerByHand,
+  startWorkerPastTip,
   waitFor,
 } from './payments/support'
 import type { PaymentWorker } from '../src/worker'
@@ -32,8 +32,6 @@ let letGo = () => {}
 let backgroundCalls = 0
 /** The addresses of every other look. */
 const otherLooks: (readonly string[])[] = []
-/** The worker's clock runs this far behind the real one until the test moves it. */
-let offset = -60_000
 
 beforeAll(async () => {
   h = await startPaymentsHarness({ worker: false })
@@ -55,15 +53,14 @@ beforeAll(async () => {
       return client.getAddressHistories(addresses, scope, options)
     },
   }
-  worker = await startWorkerByHand(h, {
-    chain,
-    settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 200 },
-    clock: () => Date.now() + offset,
-  })
-  // The first pass sees the tip (a minute ago by the worker's clock): orders placed from now on
-  // are first looked for in the mempool only.
-  await worker.runOnce()
-  offset = 0
+  worker = (
+    await startWorkerPastTip(h, {
+      chain,
+      settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 200 },
+    })
+  ).worker
+  // Its first pass saw the tip (a minute ago by its clock): orders placed from now on are first
+  // looked for in the mempool only.
 })
 
 /**

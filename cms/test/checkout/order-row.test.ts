@@ -49,6 +49,25 @@ async function counterValue(): Promise<number> {
   return Number(result.rows[0]?.value ?? 0)
 }
 
+/** A printed book with `copies` copies, and the fields checkout would decide for an order of it. */
+async function printedBook(name: string, copies: number, userEmail: string) {
+  const product = (await shop.payload.create({
+    collection: slugs.products,
+    data: { name, type: 'PHYSICAL', priceEUR: 5, totalStock: copies, currentStock: copies },
+  })) as Product
+  const fields = {
+    product: product.id,
+    productName: product.name,
+    productType: 'PHYSICAL' as const,
+    userEmail,
+    priceAtPurchaseUSD: 5,
+    bsvUsdRateAtPurchase: 40,
+    amountSatoshiExpected: 12_500_000,
+    gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+  }
+  return { product, fields }
+}
+
 /** The same order stored by Payload's create, from the fields checkout decided. */
 async function storedByPayload(order: Order): Promise<Order> {
   const index = (await counterValue()) + 1_000
@@ -109,21 +128,8 @@ describe("checkout's order row", () => {
   }
 
   it('takes nothing when the last copy went meanwhile: no order, no copy, no index spent', async () => {
-    const product = (await shop.payload.create({
-      collection: slugs.products,
-      data: { name: 'Last copy', type: 'PHYSICAL', priceEUR: 5, totalStock: 1, currentStock: 1 },
-    })) as Product
+    const { product, fields } = await printedBook('Last copy', 1, 'last@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
-    const fields = {
-      product: product.id,
-      productName: product.name,
-      productType: 'PHYSICAL' as const,
-      userEmail: 'last@example.com',
-      priceAtPurchaseUSD: 5,
-      bsvUsdRateAtPurchase: 40,
-      amountSatoshiExpected: 12_500_000,
-      gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
-    }
     const before = await counterValue()
     const first = await storeNewOrder({
       payload: shop.payload,
@@ -187,21 +193,8 @@ describe("checkout's order row", () => {
     // Issue 18: each checkout committed alone, and each commit's fsync blocked the web process
     // (a fifth of its time under 50 buyers). Those that come together now share one commit, and
     // one of them failing or finding no copy left changes nothing for the others.
-    const product = (await shop.payload.create({
-      collection: slugs.products,
-      data: { name: 'Three copies', type: 'PHYSICAL', priceEUR: 5, totalStock: 3, currentStock: 3 },
-    })) as Product
+    const { product, fields } = await printedBook('Three copies', 3, 'together@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
-    const fields = {
-      product: product.id,
-      productName: product.name,
-      productType: 'PHYSICAL' as const,
-      userEmail: 'together@example.com',
-      priceAtPurchaseUSD: 5,
-      bsvUsdRateAtPurchase: 40,
-      amountSatoshiExpected: 12_500_000,
-      gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
-    }
     const client = sqlite(shop.payload)
     const transactions = vi.spyOn(client, 'transaction')
     const before = await counterValue()

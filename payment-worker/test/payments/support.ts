@@ -188,3 +188,19 @@ export async function startWorkerByHand(
     clock,
   })
 }
+
+/**
+ * A worker started by hand whose first pass has read the chain's tip a minute ago by its clock:
+ * orders placed from then on are first looked for in the mempool only (one call a look).
+ * `moveClock` moves its clock on (past the tip interval, so its next pass reads the tip).
+ */
+export async function startWorkerPastTip(
+  h: Pick<PaymentsHarness, 'shop'>,
+  { chain, settings }: Omit<Parameters<typeof startWorkerByHand>[1], 'clock'>,
+): Promise<{ worker: PaymentWorker; moveClock: (ms: number) => void }> {
+  let offset = -60_000
+  const worker = await startWorkerByHand(h, { chain, settings, clock: () => Date.now() + offset })
+  await worker.runOnce()
+  offset = 0
+  return { worker, moveClock: (ms) => (offset += ms) }
+}
