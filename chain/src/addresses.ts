@@ -126,7 +126,7 @@ export function deriveOrderAddress({ xpub, index, network }: Wallet & { index: n
   )
 }
 
-/** Order addresses derived ahead of need by default (about a second of work, a few KB). */
+/** Order addresses derived ahead of need by default (about a second of work, some 100 KB). */
 export const ORDER_ADDRESSES_AHEAD = 1000
 
 type Prepared = {
@@ -143,15 +143,19 @@ type Prepared = {
 const prepared = new Map<string, Prepared>()
 const walletKey = ({ xpub, network }: Wallet) => `${network}|${xpub}`
 
-/** How often, and for how long at most, the process derives while it is idle. */
+/**
+ * How often, and for how long at most, the process derives while it is idle: a millisecond in
+ * twenty (about one address), so a request arriving meanwhile waits a millisecond at most, and
+ * the next 1,000 are ready some 20 s after a start or a rush.
+ */
 const TICK_MS = 20
-const SLICE_MS = 4
+const SLICE_MS = 1
 /** Busier than this since the last tick (share of the time), the process derives nothing. */
-const BUSY = 0.5
+const BUSY = 0.25
 
 /**
- * Derives the addresses of the `count` indexes from `from` ahead of need, in short slices while
- * the process is otherwise idle; `deriveOrderAddress` then answers them from memory. A checkout
+ * Derives the addresses of the `count` indexes from `from` ahead of need, in slices of a
+ * millisecond while the process is otherwise idle; `deriveOrderAddress` then answers them from memory. A checkout
  * derived its address while the buyer waited: about a millisecond of elliptic-curve work on the
  * web process, a sixth of a checkout under a rush (issue 18). Called again with a later `from`,
  * it forgets the indexes before it and derives the next ones. Resolves once all are ready.
