@@ -123,21 +123,26 @@ const groups = new WeakMap<Client, Waiting[]>()
  * fsync, which blocks the event loop, was a fifth of the web process's time).
  */
 async function writeGroups(client: Client) {
-  for (;;) {
-    const waiting = groups.get(client)!
-    if (waiting.length === 0) {
-      groups.delete(client)
-      return
+  try {
+    for (;;) {
+      const waiting = groups.get(client)!
+      if (waiting.length === 0) return
+      await writeGroup(client, waiting.splice(0, MAX_GROUP))
+      await new Promise((resolve) => setImmediate(resolve))
     }
-    await writeGroup(client, waiting.splice(0, MAX_GROUP))
-    await new Promise((resolve) => setImmediate(resolve))
+  } catch (error) {
+    // Never expected (writeGroup answers every order itself), but no checkout may wait for ever.
+    for (const order of groups.get(client) ?? []) order.reject(error)
+  } finally {
+    groups.delete(client)
   }
 }
 
 async function writeGroup(client: Client, group: Waiting[]) {
   const outcomes: (Stored | { failed: unknown })[] = []
-  const tx = await client.transaction('write')
+  let tx: Transaction | undefined
   try {
+    tx = await client.transaction('write')
     for (const order of group) outcomes.push(await storeOne(tx, order))
     await tx.commit()
   } catch (error) {
@@ -146,7 +151,12 @@ async function writeGroup(client: Client, group: Waiting[]) {
     return
   } finally {
     // Rolls back whatever was not committed and frees the writer.
-    tx.close()
+    try {
+      tx?.close()
+    } catch {
+      // Even when that rollback fails, the writer is freed: the orders' outcomes are decided
+      // already, and the next transaction meets whatever is wrong with the database.
+    }
   }
   group.forEach((order, i) => {
     const outcome = outcomes[i]!

@@ -247,6 +247,32 @@ describe("checkout's order row", () => {
     })) as Product
     expect(after.currentStock).toBe(0)
   })
+  it('answers every checkout of a group whose transaction cannot begin, and goes on after', async () => {
+    const { product, fields } = await printedBook('Two copies', 2, 'unlucky@example.com')
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const client = sqlite(shop.payload)
+    const transaction = client.transaction.bind(client)
+    const broken = vi
+      .spyOn(client, 'transaction')
+      .mockRejectedValueOnce(new Error('database is locked'))
+    const store = () =>
+      storeNewOrder({ payload: shop.payload, fields, addressFor: (index) => `unlucky-${index}` })
+    try {
+      // Both hear why, neither waits for ever, and nothing is taken.
+      const outcomes = await Promise.allSettled([store(), store()])
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+      broken.mockImplementation(transaction)
+      // The next checkout is written as usual.
+      expect(await store()).toEqual({ orderId: expect.any(String) })
+    } finally {
+      broken.mockRestore()
+    }
+    const after = (await shop.payload.findByID({
+      collection: slugs.products,
+      id: product.id,
+    })) as Product
+    expect(after.currentStock).toBe(1)
+  })
 })
 
 describe("checkout's read of the product it sells", () => {
