@@ -155,10 +155,11 @@ const BUSY = 0.25
 
 /**
  * Derives the addresses of the `count` indexes from `from` ahead of need, in slices of a
- * millisecond while the process is otherwise idle; `deriveOrderAddress` then answers them from memory. A checkout
- * derived its address while the buyer waited: about a millisecond of elliptic-curve work on the
- * web process, a sixth of a checkout under a rush (issue 18). Called again with a later `from`,
- * it forgets the indexes before it and derives the next ones. Resolves once all are ready.
+ * millisecond while the process is otherwise idle; `deriveOrderAddress` then answers them from
+ * memory. A checkout derived its address while the buyer waited: about a millisecond of
+ * elliptic-curve work on the web process, a sixth of a checkout under a rush (issue 18). Called
+ * again with a later `from`, it forgets the indexes before it and derives the next ones.
+ * Resolves once all are ready.
  */
 export function prepareOrderAddresses({
   xpub,
@@ -172,17 +173,30 @@ export function prepareOrderAddresses({
     state = { ready: new Map(), from, count }
     prepared.set(key, state)
   }
-  state.from = Math.max(state.from, from)
+  if (from > state.from) forget(state, from)
   state.count = count
-  for (const index of state.ready.keys()) if (index < state.from) state.ready.delete(index)
   if (!state.whenReady) {
     let resolve!: () => void
     const promise = new Promise<void>((settle) => (resolve = settle))
     state.whenReady = { promise, resolve }
   }
   const { promise } = state.whenReady
-  if (!state.timer) tick({ xpub, network }, state)
+  // Later, never now: called from a checkout, it must not derive while the buyer waits.
+  if (!state.timer) schedule({ xpub, network }, state, 0)
   return promise
+}
+
+/** Forgets the indexes before `from`: those a checkout just passed, one at a time. */
+function forget(state: Prepared, from: number) {
+  if (from - state.from <= state.ready.size)
+    for (let index = state.from; index < from; index += 1) state.ready.delete(index)
+  else for (const index of state.ready.keys()) if (index < from) state.ready.delete(index)
+  state.from = from
+}
+
+function schedule(wallet: Wallet, state: Prepared, ms: number) {
+  state.timer = setTimeout(() => tick(wallet, state), ms)
+  state.timer.unref()
 }
 
 function tick(wallet: Wallet, state: Prepared) {
@@ -204,8 +218,7 @@ function tick(wallet: Wallet, state: Prepared) {
     state.whenReady = undefined
     return
   }
-  state.timer = setTimeout(() => tick(wallet, state), TICK_MS)
-  state.timer.unref()
+  schedule(wallet, state, TICK_MS)
 }
 
 /** The network of a valid P2PKH address (base58check, 20-byte hash), or null. */

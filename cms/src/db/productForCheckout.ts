@@ -1,6 +1,7 @@
 import { normalizeProductType } from '@shop/domain'
 import type { Payload } from 'payload'
 
+import { isDocumentId } from '../api/ids'
 import { slugs } from '../collections/slugs'
 import type { Product } from '../payload-types'
 import { engineOf, sqlite } from './atomic'
@@ -36,9 +37,7 @@ export async function productForCheckout(
   payload: Payload,
   id: string,
 ): Promise<CheckoutProduct | null> {
-  const validId =
-    payload.db.defaultIDType === 'number' ? /^[1-9]\d{0,15}$/.test(id) : /^[a-f0-9]{24}$/i.test(id)
-  if (!validId) return null
+  if (!isDocumentId(payload, id)) return null
   if (engineOf(payload) === 'mongodb') {
     const product = (await payload.findByID({
       collection: slugs.products,
