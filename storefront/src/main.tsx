@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 
 import { App } from './app/App'
@@ -12,6 +12,8 @@ const app = (
   </StrictMode>
 )
 // The landing page, the store and a product page arrive drawn by the web process
-// (entry-server.tsx, decision 015): React takes that HTML over. Every other page is drawn here.
-if (root.firstElementChild) hydrateRoot(root, app)
+// (entry-server.tsx, decision 015): React takes that HTML over, as a transition, so it works in
+// slices and the phone answers a tap or a scroll between them instead of waiting for the whole
+// page. Every other page is drawn here.
+if (root.firstElementChild) startTransition(() => hydrateRoot(root, app))
 else createRoot(root).render(app)
