@@ -641,7 +641,8 @@ async function benchCatalogue() {
     what: 'the static server',
   })
 
-  const payloadHeaders = { cookie: adminCookie }
+  // The admin's session as the admin screens send it: Payload refuses a cookie without them (403).
+  const payloadHeaders = adminHeaders()
   const targets = [
     ['GET /api/products', `${base}/api/products`, {}],
     ['GET /api/products/{id}', `${base}/api/products/${id}`, {}],

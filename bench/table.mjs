@@ -3,6 +3,23 @@
 
 const ratio = (a, b) => (b > 0 ? a / b : 0)
 
+/**
+ * Why a baseline's rate is no measurement, or null: a rate of refusals or failures is not the
+ * rate of the work compared. (Payload's REST answered every catalogue read 403 for months: the
+ * bench sent the admin's cookie without the same-origin headers Payload's CSRF check asks for,
+ * and the rows compared the shop against refusals.)
+ */
+function notMeasured(name, { statuses, errors = 0 }) {
+  const refused = statuses
+    ? Object.entries(statuses)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, n]) => `${n} x ${code}`)
+    : errors > 0
+      ? [`${errors} errors`]
+      : []
+  return refused.length > 0 ? `not measured: ${name} answered ${refused.join(', ')}` : null
+}
+
 /** Every row of a run's results, in the order the table prints them. */
 export function rowsOf(r) {
   const rows = []
@@ -36,16 +53,20 @@ export function rowsOf(r) {
         const p = r.catalogue[`${payloadName} c${c}`]
         const st = r.catalogue[`${staticName} c${c}`]
         const detail = `p50 ${o.p50} ms, p99 ${o.p99} ms, ${o.errors} errors`
+        // Tail latency against the static file's in the same run (not in milliseconds: the load
+        // generator shares the machine's two cores, and express.static's own p99 was 41-90 ms).
         if (c === 50)
           add(s, `${ours} (${c} conn)`, o.rps, 'req/s', {
-            detail,
-            target: 'p99 < 20 ms, 0 errors',
-            met: o.p99 < 20 && o.errors === 0,
+            detail: `${detail}; express.static p99 ${st.p99} ms`,
+            target: 'p99 <= 2 x static, 0 errors',
+            met: o.p99 <= 2 * st.p99 && o.errors === 0,
           })
         else add(s, `${ours} (${c} conn)`, o.rps, 'req/s', { detail })
+        const failed = notMeasured('Payload REST', { errors: p.errors })
         add(s, `  x Payload REST (${p.rps} req/s)`, +ratio(o.rps, p.rps).toFixed(1), 'x', {
+          detail: failed ?? `Payload REST p50 ${p.p50} ms, p99 ${p.p99} ms`,
           target: c === 50 ? '>= 5 x' : undefined,
-          met: c === 50 ? ratio(o.rps, p.rps) >= 5 : undefined,
+          met: c === 50 ? !failed && ratio(o.rps, p.rps) >= 5 : undefined,
         })
         add(
           s,
@@ -81,15 +102,16 @@ export function rowsOf(r) {
     add(s, 'POST /api/orders/create', o.perSecond, 'orders/s', {
       detail: `p50 ${o.p50} ms, p99 ${o.p99} ms, max ${o.max} ms; ${statuses}`,
     })
+    const failed = notMeasured('Payload REST', { statuses: p.statuses })
     add(
       s,
       `  x Payload REST create (${p.perSecond}/s)`,
       +ratio(o.perSecond, p.perSecond).toFixed(1),
       'x',
       {
-        detail: `Payload REST p50 ${p.p50} ms, p99 ${p.p99} ms`,
+        detail: failed ?? `Payload REST p50 ${p.p50} ms, p99 ${p.p99} ms`,
         target: '>= 3 x',
-        met: ratio(o.perSecond, p.perSecond) >= 3,
+        met: !failed && ratio(o.perSecond, p.perSecond) >= 3,
       },
     )
     add(s, '  p99 / p50', +ratio(o.p99, o.p50).toFixed(1), 'x', {
