@@ -900,6 +900,33 @@ async function benchDetection() {
   results.detection = rows
 }
 
+/**
+ * What Lighthouse's simulated first contentful paint (the pessimistic estimate) waited for: the
+ * page itself, the main thread's work before the paint (at Lighthouse's 4 x slower CPU), and the
+ * request that ended last, with when it started and ended in the simulation.
+ */
+function firstPaintPath(timings) {
+  if (!timings) return null
+  const entries = [...timings.entries()]
+  const network = entries.filter(([node]) => node.type === 'network')
+  const [lastNode, last] = network.reduce((a, b) => (b[1].endTime > a[1].endTime ? b : a))
+  const document = network.find(([node]) => node.isMainDocument())
+  return {
+    documentMs: Math.round(document?.[1].endTime ?? 0),
+    mainThreadMs: Math.round(
+      entries
+        .filter(([node]) => node.type === 'cpu')
+        .reduce((sum, [, t]) => sum + t.endTime - t.startTime, 0),
+    ),
+    lastRequest: {
+      path: new URL(lastNode.request.url).pathname,
+      kB: +(lastNode.request.transferSize / 1024).toFixed(1),
+      startMs: Math.round(last.startTime),
+      endMs: Math.round(last.endTime),
+    },
+  }
+}
+
 /** The machine's Chromium, or why the pages section cannot run. */
 function findChromium() {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
@@ -919,6 +946,8 @@ async function benchPages() {
     return
   }
   const { default: lighthouse } = await import('lighthouse')
+  // Lighthouse's own simulator: its node timings say what the simulated first paint waited for.
+  const { Simulation } = await import('lighthouse/core/lib/lantern/lantern.js')
   const chromeLauncher = await import('chrome-launcher')
   const products = await getJson(`${base}/api/products`)
   const pages = [
@@ -946,12 +975,16 @@ async function benchPages() {
       rows[name] = {
         performance: Math.round(lhr.categories.performance.score * 100),
         accessibility: Math.round(lhr.categories.accessibility.score * 100),
+        fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
         lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
         tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
         cls: +lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3),
         jsKB: +(scripts.reduce((s, i) => s + i.transferSize, 0) / 1024).toFixed(1),
         scripts: scripts.map((i) => new URL(i.url).pathname),
         adminCode: scripts.some((i) => /admin/i.test(i.url)),
+        fcpPath: firstPaintPath(
+          Simulation.Simulator.allNodeTimings.get('pessimisticFirstContentfulPaint'),
+        ),
         failed: Object.values(lhr.audits)
           .filter(
             (a) =>

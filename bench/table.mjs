@@ -155,8 +155,11 @@ export function rowsOf(r) {
     if (r.pages.skipped) add(s, 'skipped', '-', '', { detail: r.pages.skipped })
     else
       for (const [name, p] of Object.entries(r.pages)) {
+        const path = p.fcpPath
+          ? `; first paint waited for ${p.fcpPath.lastRequest.path} (${p.fcpPath.lastRequest.kB} KB, ${p.fcpPath.lastRequest.startMs}-${p.fcpPath.lastRequest.endMs} ms), main thread ${p.fcpPath.mainThreadMs} ms`
+          : ''
         add(s, `${name} performance`, p.performance, '', {
-          detail: `LCP ${p.lcpMs} ms, TBT ${p.tbtMs} ms, CLS ${p.cls}`,
+          detail: `FCP ${p.fcpMs} ms, LCP ${p.lcpMs} ms, TBT ${p.tbtMs} ms, CLS ${p.cls}${path}`,
           target: '>= 98, LCP < 2000 ms',
           met: p.performance >= 98 && p.lcpMs < 2000,
         })
