@@ -15,5 +15,8 @@ const app = (
 // (entry-server.tsx, decision 015): React takes that HTML over, as a transition, so it works in
 // slices and the phone answers a tap or a scroll between them instead of waiting for the whole
 // page. Every other page is drawn here.
-if (root.firstElementChild) startTransition(() => hydrateRoot(root, app))
+if (root.firstElementChild)
+  startTransition(() => {
+    hydrateRoot(root, app)
+  })
 else createRoot(root).render(app)
