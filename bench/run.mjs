@@ -786,9 +786,9 @@ async function benchCheckout() {
 /** Address indexes of the bench's own orders: far above the shop's, and each once. */
 let benchAddressIndex = 1_000_000_000
 
-/** Watched orders the worker must keep looking at, spread over the 24 h monitoring window. */
 const WATCHED_EMAIL = 'watched@example.com'
 
+/** Watched orders the worker must keep looking at, spread over the 24 h monitoring window. */
 async function insertWatchedOrders(count, productId) {
   const db = createClient({ url: `file:${path.join(prodDir, 'shop.db')}` })
   const now = Date.now()

@@ -5,7 +5,7 @@ const ratio = (a, b) => (b > 0 ? a / b : 0)
 
 /**
  * Why a baseline's rate is no measurement, or null: a rate of refusals or failures is not the
- * rate of the work compared. (Payload's REST answered every catalogue read 403 for months: the
+ * rate of the work compared. (Payload's REST answered every catalogue read 403 until stop 29: the
  * bench sent the admin's cookie without the same-origin headers Payload's CSRF check asks for,
  * and the rows compared the shop against refusals.)
  */
@@ -54,7 +54,7 @@ export function rowsOf(r) {
         const st = r.catalogue[`${staticName} c${c}`]
         const detail = `p50 ${o.p50} ms, p99 ${o.p99} ms, ${o.errors} errors`
         // Tail latency against the static file's in the same run (not in milliseconds: the load
-        // generator shares the machine's two cores, and express.static's own p99 was 41-90 ms).
+        // generator shares the machine's two cores, and express.static's own p99 was 41-106 ms).
         if (c === 50)
           add(s, `${ours} (${c} conn)`, o.rps, 'req/s', {
             detail: `${detail}; express.static p99 ${st.p99} ms`,
