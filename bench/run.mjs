@@ -201,6 +201,8 @@ async function productionEnv() {
     BSV_XPUB: XPUB,
     CHAIN_SOURCE: 'whatsonchain',
     WOC_API_URL: `${simBase}/v1/bsv/test`,
+    // WhatsOnChain's push stream (Sockets V2), as the simulator speaks it.
+    WOC_SOCKET_URL: `${simBase.replace(/^http:/, 'ws:')}/websocket`,
     // WhatsOnChain's limit without a key, so detection and calls/minute are the real ones.
     WOC_MAX_REQUESTS_PER_SECOND: '3',
     RATE_SOURCE: 'live',
@@ -854,54 +856,76 @@ async function benchDetection() {
   for (const size of SIZES) {
     await insertWatchedOrders(size - 1 - have, pdf.id)
     have = size - 1
-    const trials = []
-    const confirmations = []
-    await withMemory(`detection ${size}`, async () => {
-      // Let the worker settle into its rhythm with the new watch list.
-      await sleep(quick ? 3000 : 12_000)
-      const calls0 = await simulatorCalls()
-      const t0 = Date.now()
-      for (let i = 0; i < 3; i += 1) {
-        const orderId = await createOrder(pdf.id)
-        await payOrder(orderId)
-        const paidAt = Date.now()
-        await waitUntil(
-          async () => ['PAYMENT_DETECTED', 'PAID'].includes(await paymentStatus(orderId)),
-          { timeoutMs: 120_000, everyMs: 20, what: 'the payment to be detected' },
-        )
-        trials.push(Date.now() - paidAt)
-        // A block with the payment: the time until the order is PAID (CONFIRMATIONS_REQUIRED=1).
-        await postJson(`${simBase}/simulator/mine`, { blocks: 1 })
-        const minedAt = Date.now()
-        await waitUntil(async () => (await paymentStatus(orderId)) === 'PAID', {
-          timeoutMs: 120_000,
-          everyMs: 20,
-          what: 'the order to be paid',
-        })
-        confirmations.push(Date.now() - minedAt)
-        await sleep(1000)
-      }
-      // Calls per minute over at least 20 s of steady work.
-      const elapsed = Date.now() - t0
-      if (elapsed < 20_000) await sleep(20_000 - elapsed)
-      const calls = (await simulatorCalls()) - calls0
-      rows[size] = {
-        detectionMs: trials,
-        medianMs: trials.toSorted((a, b) => a - b)[1],
-        maxMs: Math.max(...trials),
-        paidAfterBlockMs: confirmations,
-        paidMedianMs: confirmations.toSorted((a, b) => a - b)[1],
-        paidMaxMs: Math.max(...confirmations),
-        callsPerMinute: Math.round((calls / Math.max(elapsed, 20_000)) * 60_000),
-      }
-      have += 3
-    })
-    log(
-      `detection with ${size} watched orders: ${rows[size].detectionMs.join(', ')} ms; paid after its block: ${rows[size].paidAfterBlockMs.join(', ')} ms; ${rows[size].callsPerMinute} calls/min`,
-    )
+    rows[size] = await detectionTrials(`detection ${size}`, pdf)
+    have += 3
+  }
+  // The same at the largest size with WhatsOnChain's push stream down: polling alone, as the
+  // worker goes on when the stream drops (issue 18: measure both).
+  const largest = SIZES.at(-1)
+  await postJson(`${simBase}/simulator/push`, { on: false })
+  try {
+    rows[`${largest}-polling`] = {
+      label: `${largest} watched, push stream down`,
+      ...(await detectionTrials(`detection ${largest}, polling only`, pdf)),
+    }
+  } finally {
+    await postJson(`${simBase}/simulator/push`, { on: true })
   }
   results.detection = rows
   await removeWatchedOrders()
+}
+
+/**
+ * Three payments, each timed from the wallet's broadcast to the order answering
+ * PAYMENT_DETECTED, then a block each, timed to PAID; and the chain calls a minute meanwhile.
+ */
+async function detectionTrials(name, pdf) {
+  const trials = []
+  const confirmations = []
+  let row
+  await withMemory(name, async () => {
+    // Let the worker settle into its rhythm with the new watch list.
+    await sleep(quick ? 3000 : 12_000)
+    const calls0 = await simulatorCalls()
+    const t0 = Date.now()
+    for (let i = 0; i < 3; i += 1) {
+      const orderId = await createOrder(pdf.id)
+      await payOrder(orderId)
+      const paidAt = Date.now()
+      await waitUntil(
+        async () => ['PAYMENT_DETECTED', 'PAID'].includes(await paymentStatus(orderId)),
+        { timeoutMs: 120_000, everyMs: 20, what: 'the payment to be detected' },
+      )
+      trials.push(Date.now() - paidAt)
+      // A block with the payment: the time until the order is PAID (CONFIRMATIONS_REQUIRED=1).
+      await postJson(`${simBase}/simulator/mine`, { blocks: 1 })
+      const minedAt = Date.now()
+      await waitUntil(async () => (await paymentStatus(orderId)) === 'PAID', {
+        timeoutMs: 120_000,
+        everyMs: 20,
+        what: 'the order to be paid',
+      })
+      confirmations.push(Date.now() - minedAt)
+      await sleep(1000)
+    }
+    // Calls per minute over at least 20 s of steady work.
+    const elapsed = Date.now() - t0
+    if (elapsed < 20_000) await sleep(20_000 - elapsed)
+    const calls = (await simulatorCalls()) - calls0
+    row = {
+      detectionMs: trials,
+      medianMs: trials.toSorted((a, b) => a - b)[1],
+      maxMs: Math.max(...trials),
+      paidAfterBlockMs: confirmations,
+      paidMedianMs: confirmations.toSorted((a, b) => a - b)[1],
+      paidMaxMs: Math.max(...confirmations),
+      callsPerMinute: Math.round((calls / Math.max(elapsed, 20_000)) * 60_000),
+    }
+  })
+  log(
+    `${name}: ${row.detectionMs.join(', ')} ms; paid after its block: ${row.paidAfterBlockMs.join(', ')} ms; ${row.callsPerMinute} calls/min`,
+  )
+  return row
 }
 
 /**

@@ -135,16 +135,19 @@ export function rowsOf(r) {
   if (r.detection) {
     const s = 'Payment detection (3 req/s chain budget)'
     for (const [size, d] of Object.entries(r.detection)) {
-      add(s, `${size} watched orders: median`, d.medianMs, 'ms', {
-        detail: `max ${d.maxMs} ms`,
-        target: '< 1000 ms',
-        met: d.medianMs < 1000,
+      const label = d.label ?? `${size} watched orders`
+      // The push stream down is the fallback, measured beside (no target of its own: the
+      // shop's detection is the rows above, with the stream up).
+      const fallback = d.label !== undefined
+      add(s, `${label}: median`, d.medianMs, 'ms', {
+        detail: `max ${d.maxMs} ms${fallback ? '; polling alone' : ''}`,
+        ...(fallback ? {} : { target: '< 1000 ms', met: d.medianMs < 1000 }),
       })
-      add(s, `${size} watched orders: chain calls`, d.callsPerMinute, '/min', {
+      add(s, `${label}: chain calls`, d.callsPerMinute, '/min', {
         target: '<= 180 /min',
         met: d.callsPerMinute <= 180,
       })
-      add(s, `${size} watched orders: block to PAID`, d.paidMedianMs, 'ms', {
+      add(s, `${label}: block to PAID`, d.paidMedianMs, 'ms', {
         detail: `max ${d.paidMaxMs} ms`,
       })
     }

@@ -215,6 +215,8 @@ beforeAll(async () => {
     BSV_XPUB: XPUB,
     CHAIN_SOURCE: 'whatsonchain',
     WOC_API_URL: wocUrl,
+    // WhatsOnChain's push stream, as the simulator speaks it (chain/src/feed.ts).
+    WOC_SOCKET_URL: wocUrl.replace(/^http:/, 'ws:').replace(/\/v1\/bsv\/test$/, '/websocket'),
     RATE_SOURCE: 'live',
     COINGECKO_URL: rates.coingeckoUrl,
     COINPAPRIKA_URL: rates.coinpaprikaUrl,
@@ -401,6 +403,11 @@ describe('the production bundle behind Caddy', () => {
     expect(saved.status, JSON.stringify(product)).toBe(201)
     productId = product.id
 
+    // Both workers hear the chain's push stream (the standby too, for a takeover).
+    for (const name of ['worker-1', 'worker-2'])
+      await waitFor(`${name} hearing the push stream`, () =>
+        worker(name).output().includes('chain push stream connected'),
+      )
     const orderId = await buyAndPay(productId, 'reader@example.com')
     const paid = await waitFor('the order paid', async () => {
       const status = (await (await shop(`/api/orders/${orderId}/payment-status`)).json()) as {

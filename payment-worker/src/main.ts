@@ -6,7 +6,7 @@ import { loadEmailRenderer } from '@shop/cms/engine'
 import { EnvError, loadEnv } from '@shop/cms/process'
 import { holdProcessOpen } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
-import { createWhatsOnChainClient } from '@shop/chain'
+import { connectChainFeed, createWhatsOnChainClient } from '@shop/chain'
 import os from 'node:os'
 
 import { heartbeatWriter } from './heartbeat'
@@ -53,10 +53,26 @@ async function main() {
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
   })
+  // Push where WhatsOnChain offers it, polling always (chain/src/feed.ts).
+  const feed = env.wocSocketUrl
+    ? connectChainFeed({
+        url: env.wocSocketUrl,
+        onTransaction: (tx) => worker.pushed.transaction(tx),
+        onBlock: ({ height }) => worker.pushed.block(height),
+        onStatus: ({ connected, error }) =>
+          connected
+            ? logger.info({ url: env.wocSocketUrl }, 'chain push stream connected')
+            : logger.warn(
+                { url: env.wocSocketUrl, error },
+                'chain push stream down; polling carries on alone',
+              ),
+      })
+    : undefined
   logger.info(
     {
       chain: env.chainSource,
       url: env.wocApiUrl,
+      push: env.wocSocketUrl ?? 'off',
       confirmations: env.confirmationsRequired,
       pollMs: env.workerFastPollMs,
     },
@@ -69,6 +85,7 @@ async function main() {
     stopping = true
     logger.info({ signal }, 'payment worker stopping')
     setTimeout(() => process.exit(1), 10_000).unref()
+    feed?.close()
     await worker.stop()
     await payload.db.destroy?.()
     process.exit(0)

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
-import type { AddressTransaction, ChainSource } from '@shop/chain'
-import { mergeHistories } from '@shop/chain'
+import type { AddressTransaction, ChainSource, PushedTransaction } from '@shop/chain'
+import { mergeHistories, verifiedHex } from '@shop/chain'
 
 import type { Order } from '@shop/cms/engine'
 import {
@@ -87,6 +87,15 @@ type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
 export type PaymentWorker = {
   /** One pass over the due orders (exposed for tests). */
   runOnce: () => Promise<void>
+  /**
+   * What the chain's push stream said (chain/src/feed.ts): a transaction paying a watched
+   * address is fetched and judged at once, without waiting for its order's next look; a new
+   * block asks for the tip at once. Hints only: the looks go on as before.
+   */
+  pushed: {
+    transaction: (tx: PushedTransaction) => void
+    block: (height: number) => void
+  }
   stop: () => Promise<void>
   /** Resolves after the next complete pass. */
   nextPass: () => Promise<void>
@@ -110,6 +119,15 @@ const NEW_ORDER_OVERLAP_MS = 5_000
 const NEW_ORDERS_EVERY_MS = 250
 /** Slack between the web process's clock (an order's createdAt) and the worker's. */
 const CLOCK_MARGIN_MS = 2_000
+/**
+ * A pushed transaction paying an address the worker does not watch yet is kept this long: the
+ * buyer may pay before the worker has read the new order (it reads them every pass).
+ */
+const UNMATCHED_PUSH_MS = 30_000
+/** At most this many unmatched pushes are kept (WoC's stream carries the whole mempool). */
+const UNMATCHED_PUSH_MAX = 50_000
+/** An unmatched push keeps its hex only up to this size (a payment is a few hundred bytes). */
+const UNMATCHED_HEX_MAX = 20_000
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -156,12 +174,22 @@ export function startPaymentWorker({
   onHeartbeat?: (role: 'active' | 'standby') => void
 }): PaymentWorker {
   const watch = new Map<string, Watched>()
+  /** The watched orders by payment address, for what the push stream says. */
+  const byAddress = new Map<string, Watched>()
+  /** Pushed transactions paying watched orders, to judge at the next step of the loop. */
+  let pushedQueue: { w: Watched; txid: string; hex?: string }[] = []
+  /** Pushed payments to addresses not watched yet, newest last: address -> txid and when. */
+  const unmatched = new Map<string, { txid: string; hex?: string; at: number }>()
+  /** Wakes a pass sleeping until its next look, or starts the next pass now. */
+  let wakePass: (() => void) | undefined
   let lastFullReload = 0
   let newestCreatedAt = 0
   let lastTip = -1
   /** When this worker last saw the chain's tip change (its first reading counts as one). */
   let tipChangedAt = Number.POSITIVE_INFINITY
   let lastTipCheck = 0
+  /** The push stream announced a block: the tip is read at the next step, whatever the time. */
+  let tipWanted = false
   let passes = 0
   let backlog = false
   let failures = 0
@@ -225,6 +253,88 @@ export function startPaymentWorker({
       if (!isFresh(entry, now, watchSettings) && !awaitsDecision)
         entry.nextCheck = now + Math.random() * intervalFor(entry, now, watchSettings)
       watch.set(order.id, entry)
+      byAddress.set(entry.address, entry)
+      const early = unmatched.get(entry.address)
+      if (early) {
+        unmatched.delete(entry.address)
+        pushedQueue.push({
+          w: entry,
+          txid: early.txid,
+          hex: verifiedHex({ txid: early.txid, addresses: [], hex: early.hex }),
+        })
+      }
+    }
+  }
+
+  function forget(id: string) {
+    const w = watch.get(id)
+    watch.delete(id)
+    if (w && byAddress.get(w.address) === w) byAddress.delete(w.address)
+  }
+
+  /**
+   * Pushed transactions paying watched orders, judged as a mempool look would judge them (their
+   * raw hex fetched for exact satoshis), except orders an older look is judging right now: they
+   * wait for it.
+   */
+  async function judgePushed(busy?: ReadonlySet<Watched>) {
+    if (pushedQueue.length === 0) return
+    const ready = pushedQueue.filter(({ w }) => !busy?.has(w) && watch.get(w.id) === w)
+    pushedQueue = pushedQueue.filter(({ w }) => busy?.has(w) && watch.get(w.id) === w)
+    for (const { w, txid, hex } of ready)
+      await judge(
+        { scope: 'unconfirmed', orders: [w] },
+        new Map([[w.address, [{ txid, height: null }]]]),
+        clock(),
+        hex ? new Map([[txid, hex]]) : undefined,
+      )
+  }
+
+  function onPushedTransaction(tx: PushedTransaction) {
+    let matched = false
+    for (const address of tx.addresses) {
+      const w = byAddress.get(address)
+      if (w) {
+        if (!pushedQueue.some((p) => p.w === w && p.txid === tx.txid))
+          pushedQueue.push({ w, txid: tx.txid, hex: verifiedHex(tx) })
+        matched = true
+        continue
+      }
+      const now = clock()
+      unmatched.delete(address)
+      // Its hex is checked only if its order turns up (the stream carries the whole mempool).
+      unmatched.set(address, {
+        txid: tx.txid,
+        hex: tx.hex && tx.hex.length <= UNMATCHED_HEX_MAX ? tx.hex : undefined,
+        at: now,
+      })
+      for (const [a, seen] of unmatched) {
+        if (seen.at >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
+        unmatched.delete(a)
+      }
+    }
+    if (matched) wake()
+  }
+
+  function onPushedBlock(height: number) {
+    if (height === lastTip) return
+    tipWanted = true // the next step of the loop asks for the tip
+    wake()
+  }
+
+  /** Now, not after the pass's sleep or the wait between passes. */
+  function wake() {
+    if (wakePass) {
+      wakePass()
+      return
+    }
+    if (!running && !stopped && timer) {
+      clearTimeout(timer)
+      timer = undefined
+      running = runOnce().finally(() => {
+        running = undefined
+        schedule()
+      })
     }
   }
 
@@ -274,7 +384,7 @@ export function startPaymentWorker({
         })
     })
     if (full) {
-      for (const id of watch.keys()) if (!seen.has(id)) watch.delete(id)
+      for (const id of watch.keys()) if (!seen.has(id)) forget(id)
       lastFullReload = now
     }
   }
@@ -376,6 +486,8 @@ export function startPaymentWorker({
     batch: Batch,
     histories: ReadonlyMap<string, readonly AddressTransaction[]>,
     startedAt: number,
+    /** Raw transactions already in hand (the push stream's), checked against their ids. */
+    knownHex?: ReadonlyMap<string, string>,
   ) {
     for (const w of batch.orders) {
       if (lease?.lost()) throw new LeaseLostError()
@@ -400,7 +512,7 @@ export function startPaymentWorker({
         disableErrors: true,
       })) as Order | null
       if (!order) {
-        watch.delete(w.id)
+        forget(w.id)
         continue
       }
       const recheck = w.recheck
@@ -408,7 +520,7 @@ export function startPaymentWorker({
         payload,
         order,
         transactions,
-        getTransactionHex: (txid) => chain.getTransactionHex(txid),
+        getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
         getBlockTime: (height) => chain.getBlockTime(height),
         getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
         fullLook: batch.scope === 'all',
@@ -442,7 +554,7 @@ export function startPaymentWorker({
         !w.recheck &&
         deadlineOf(w, watchSettings) < clock() - lateWatchMs(settings)
       )
-        watch.delete(w.id)
+        forget(w.id)
     }
   }
 
@@ -460,7 +572,9 @@ export function startPaymentWorker({
    * block asks for a full look at what may have left the mempool for it.
    */
   async function checkTip(now: number) {
-    if (lastTip >= 0 && now - lastTipCheck < tipPollMs) return
+    if (!tipWanted && lastTip >= 0 && now - lastTipCheck < tipPollMs) return
+    // Cleared before asking: a block pushed while the answer is on its way asks again.
+    tipWanted = false
     const tip = await chain.getTipHeight()
     lastTipCheck = now
     if (tip !== lastTip) tipChangedAt = now
@@ -509,6 +623,7 @@ export function startPaymentWorker({
             await checkTip(clock())
             if (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS) await refresh()
           }
+          await judgePushed(older?.orders)
           const planNow = () => {
             const inFlight = older?.orders
             return planBatches({
@@ -559,12 +674,22 @@ export function startPaymentWorker({
             continue
           }
           if (!older) break
-          // Until the older look ends, or it is time to look for new and due orders again.
-          await Promise.race([older.done, sleep(untilNextLook(clock(), refreshedAt, older.orders))])
+          // Until the older look ends, it is time to look for new and due orders again, or the
+          // push stream says something.
+          const woken = new Promise<void>((resolve) => {
+            wakePass = resolve
+          })
+          await Promise.race([
+            older.done,
+            woken,
+            sleep(untilNextLook(clock(), refreshedAt, older.orders)),
+          ])
+          wakePass = undefined
         }
       } finally {
         await older?.done
       }
+      await judgePushed()
       if (olderFailed) throw olderFailed.error
       if (looked) await countChainLook({ payload })
     } else {
@@ -593,6 +718,8 @@ export function startPaymentWorker({
         standingBy = false
         orphansReleased = false
         watch.clear()
+        byAddress.clear()
+        pushedQueue = []
         lastFullReload = 0
         lastTip = -1
         tipChangedAt = Number.POSITIVE_INFINITY
@@ -622,7 +749,7 @@ export function startPaymentWorker({
     standingBy && lease
       ? lease.renewEveryMs
       : failures === 0
-        ? backlog
+        ? backlog || pushedQueue.length > 0
           ? 0
           : settings.workerFastPollMs
         : Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(failures, 10))
@@ -646,6 +773,7 @@ export function startPaymentWorker({
 
   return {
     runOnce: () => (running ? running.then(() => runOnce()) : runOnce()),
+    pushed: { transaction: onPushedTransaction, block: onPushedBlock },
     nextPass: () => new Promise<void>((resolve) => passWaiters.push(resolve)),
     async stop() {
       stopped = true

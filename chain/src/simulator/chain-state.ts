@@ -20,6 +20,9 @@ type StateFile = {
   blockTimes?: Record<string, number>
 }
 
+export type ChainEvent =
+  { kind: 'tx'; txid: string; tx: Transaction } | { kind: 'block'; height: number; time: number }
+
 export class ChainRejection extends Error {
   constructor(message: string) {
     super(message)
@@ -56,6 +59,11 @@ export function createChainState({
   if (file && fs.existsSync(file)) state = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
   const spent = new Map<string, string>() // outpoint -> spending txid
   const byAddress = new Map<string, Set<string>>()
+  /** Who hears of each new transaction and block (the simulator's push stream). */
+  const listeners = new Set<(event: ChainEvent) => void>()
+  const emit = (event: ChainEvent) => {
+    for (const listener of listeners) listener(event)
+  }
 
   const index = (txid: string, stored: StoredTx) => {
     const tx = Transaction.fromHex(stored.hex)
@@ -87,6 +95,7 @@ export function createChainState({
     state.txs[txid] = stored
     index(txid, stored)
     save()
+    emit({ kind: 'tx', txid, tx })
     return txid
   }
 
@@ -108,6 +117,11 @@ export function createChainState({
   return {
     get height() {
       return state.height
+    },
+    /** Hears of every transaction the chain takes in and every block mined; returns an unsubscribe. */
+    subscribe(listener: (event: ChainEvent) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
     /** Accepts a signed transaction the way a node would (minus fees and policy). */
     submit(hex: string): string {
@@ -185,6 +199,8 @@ export function createChainState({
             if (stored.height === null) stored.height = state.height
       }
       save()
+      for (let h = state.height - count + 1; h <= state.height; h += 1)
+        emit({ kind: 'block', height: h, time: state.blockTimes[String(h)]! })
       return state.height
     },
     /**

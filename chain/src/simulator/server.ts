@@ -1,7 +1,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-import { ChainRejection, createChainState } from './chain-state'
+import { WebSocketServer } from 'ws'
+import type { WebSocket } from 'ws'
+
+import { addressOfScript, ChainRejection, createChainState } from './chain-state'
+import type { ChainEvent } from './chain-state'
 
 /**
  * The local chain simulator: an HTTP server speaking the WhatsOnChain subset the shop uses,
@@ -11,10 +15,13 @@ import { ChainRejection, createChainState } from './chain-state'
  *   POST /addresses/unconfirmed/history  -> [{ address, result: [{ tx_hash }], error }]
  *   GET  /tx/{txid}/hex                  -> raw hex
  *   POST /tx/raw { txhex }               -> "txid"
+ * and WhatsOnChain's push stream (WoC Sockets V2) as a websocket:
+ *   /websocket?channels=woc:mempoolTx,woc:blockHeader -> { channel, pub: { data } } per event
  * and, for tests and the dev tools only, under /simulator:
  *   POST /simulator/mine { blocks? }            -> { height }
  *   POST /simulator/faucet { address, satoshis } -> { txid } (coinbase-style funding)
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
+ *   POST /simulator/push { on }                 -> {} (off: the push stream drops and refuses)
  *   GET  /healthz                                -> { ok, height, apiRequests }
  */
 
@@ -24,6 +31,12 @@ export type ChainSimulator = {
   wocUrl: string
   state: ReturnType<typeof createChainState>
   setOutage: (on: boolean) => void
+  /** The push stream's address, e.g. ws://127.0.0.1:3100/websocket */
+  socketUrl: string
+  /** Off: every push client is dropped and new ones are refused (polling must carry on). */
+  setPush: (on: boolean) => void
+  /** Push clients connected now. */
+  pushClients: () => number
   /** WhatsOnChain API calls answered so far. */
   apiRequests: () => number
   close: () => Promise<void>
@@ -130,6 +143,10 @@ export async function startChainSimulator({
       outage = Boolean(((await readJson(req)) as { on?: boolean }).on)
       return send(res, 200, {})
     }
+    if (path === '/simulator/push' && method === 'POST') {
+      setPush(Boolean(((await readJson(req)) as { on?: boolean }).on))
+      return send(res, 200, {})
+    }
     if (path === '/healthz') return send(res, 200, { ok: true, height: state.height, apiRequests })
 
     if (!path.startsWith(`${prefix}/`)) return send(res, 404, 'Not found', 'text')
@@ -202,9 +219,54 @@ export async function startChainSimulator({
   })
   const { port: actual } = server.address() as AddressInfo
   const url = `http://${host}:${actual}`
+
+  // WhatsOnChain's push stream: each client hears the channels it asked for.
+  let push = true
+  const sockets = new WebSocketServer({
+    server,
+    path: '/websocket',
+    verifyClient: (_info, done) => done(push, 503, 'push stream off'),
+  })
+  const channelsOf = new WeakMap<WebSocket, Set<string>>()
+  sockets.on('connection', (ws, req) => {
+    const asked = new URL(req.url ?? '/', 'http://simulator').searchParams.get('channels') ?? ''
+    channelsOf.set(ws, new Set(asked.split(',').filter(Boolean)))
+    ws.on('message', (data) => {
+      if (String(data) === 'ping') ws.send('pong')
+    })
+  })
+  const publish = (channel: string, data: unknown) => {
+    const text = JSON.stringify({ channel, pub: { data } })
+    for (const ws of sockets.clients)
+      if (ws.readyState === ws.OPEN && channelsOf.get(ws)?.has(channel)) ws.send(text)
+  }
+  const unsubscribe = state.subscribe((event: ChainEvent) => {
+    if (event.kind === 'block')
+      return publish('woc:blockHeader', { height: event.height, time: event.time })
+    publish('woc:mempoolTx', {
+      txid: event.txid,
+      hex: event.tx.toHex(),
+      vout: event.tx.outputs.map((output, n) => {
+        const address = addressOfScript(output.lockingScript, network)
+        return {
+          n,
+          value: (output.satoshis ?? 0) / 1e8,
+          scriptPubKey: { hex: output.lockingScript.toHex(), addresses: address ? [address] : [] },
+        }
+      }),
+    })
+  })
+  const setPush = (on: boolean) => {
+    push = on
+    if (!on) for (const ws of sockets.clients) ws.terminate()
+  }
+
   return {
     url,
     wocUrl: `${url}${prefix}`,
+    socketUrl: `ws://${host}:${actual}/websocket`,
+    setPush,
+    pushClients: () => sockets.clients.size,
     state,
     setOutage: (on) => {
       outage = on
@@ -212,6 +274,9 @@ export async function startChainSimulator({
     apiRequests: () => apiRequests,
     close: () =>
       new Promise<void>((resolve) => {
+        unsubscribe()
+        for (const ws of sockets.clients) ws.terminate()
+        sockets.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

@@ -25,6 +25,28 @@ const optionalText = z
 const blankIsUnset = <T extends z.ZodType>(inner: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), inner.optional())
 
+/** Where the worker hears of new transactions and blocks (WOC_SOCKET_URL; see `wocSocketUrl`). */
+function socketUrlOf(
+  e: { WOC_SOCKET_URL?: string; WOC_API_URL?: string; SIMULATOR_PORT: number; BSV_NETWORK: string },
+  chainSource: 'simulator' | 'whatsonchain',
+): string | undefined {
+  if (e.WOC_SOCKET_URL === 'off') return undefined
+  if (e.WOC_SOCKET_URL) return e.WOC_SOCKET_URL
+  if (e.WOC_API_URL) return undefined
+  if (chainSource === 'simulator') return `ws://127.0.0.1:${e.SIMULATOR_PORT}/websocket`
+  return e.BSV_NETWORK === 'main'
+    ? 'wss://socket-v2.whatsonchain.com/websocket'
+    : 'wss://socket-v2-testnet.whatsonchain.com/websocket'
+}
+
+function isSocketUrl(value: string): boolean {
+  try {
+    return ['ws:', 'wss:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intFrom(3000, 1),
@@ -59,6 +81,7 @@ const schema = z.object({
   CHAIN_SOURCE: z.enum(['simulator', 'whatsonchain']).optional(),
   WOC_API_URL: optionalText,
   WOC_API_KEY: optionalText,
+  WOC_SOCKET_URL: optionalText,
   SIMULATOR_PORT: intFrom(3100, 1),
   EXPLORER_TX_URL: z.string().default('https://whatsonchain.com/tx/'),
 
@@ -149,6 +172,12 @@ export type Env = {
   chainSource: 'simulator' | 'whatsonchain'
   wocApiUrl: string
   wocApiKey: string | undefined
+  /**
+   * WhatsOnChain's push stream (chain/src/feed.ts), or undefined for polling alone: the
+   * simulator's in test mode, WoC's own (Sockets V2) with its default API, none with another
+   * WOC_API_URL unless set; `off` turns it off.
+   */
+  wocSocketUrl: string | undefined
   simulatorPort: number
   explorerTxUrl: string
   rateSource: 'fixed' | 'live'
@@ -302,6 +331,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
     problems.push(trustProxy.problem)
   if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
+  if (e.WOC_SOCKET_URL && e.WOC_SOCKET_URL !== 'off' && !isSocketUrl(e.WOC_SOCKET_URL))
+    problems.push('WOC_SOCKET_URL must be a ws:// or wss:// address, or off.')
   if (e.BSV_XPUB) {
     const problem = xpubProblem(e.BSV_XPUB)
     if (problem) problems.push(problem)
@@ -341,6 +372,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
         : `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`)
     ).replace(/\/$/, ''),
     wocApiKey: e.WOC_API_KEY,
+    wocSocketUrl: socketUrlOf(e, chainSource),
     simulatorPort: e.SIMULATOR_PORT,
     explorerTxUrl: e.EXPLORER_TX_URL,
     rateSource: e.RATE_SOURCE ?? (isProduction ? 'live' : 'fixed'),

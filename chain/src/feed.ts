@@ -1,0 +1,173 @@
+import { Transaction } from '@bsv/sdk'
+import WebSocket from 'ws'
+
+/**
+ * WhatsOnChain's push notifications (WoC Sockets V2, beta): a websocket carrying every new
+ * mempool transaction (`woc:mempoolTx`) and every new block header (`woc:blockHeader`). WoC
+ * offers no subscription by address, so the stream carries the whole mempool and the worker
+ * picks out its own addresses. It is a hint, never a record: a pushed transaction is fetched and
+ * judged like one a look found (exact satoshis from its raw hex), and the worker keeps polling
+ * within its budget whether the stream is up or not, so a stream that drops, stalls or never
+ * connects costs speed, never a payment.
+ *
+ * Messages are JSON, as text or binary frames: `{ channel, pub: { data } }` (V2) or
+ * `{ channel, data: { data } }` (V1); 'ping' is answered 'pong', empty frames are keep-alives.
+ */
+
+export type PushedTransaction = {
+  txid: string
+  /** The addresses its outputs pay (as WoC's `scriptPubKey.addresses` lists them). */
+  addresses: string[]
+  /** Its raw hex when the message carries it (trusted only once it hashes to `txid`). */
+  hex?: string
+}
+
+export type ChainFeed = {
+  /** Whether the stream is connected now. */
+  connected: () => boolean
+  close: () => void
+}
+
+export type ChainFeedOptions = {
+  /** e.g. wss://socket-v2.whatsonchain.com/websocket (channels are added to it). */
+  url: string
+  onTransaction: (tx: PushedTransaction) => void
+  onBlock: (block: { height: number }) => void
+  onStatus?: (status: { connected: boolean; error?: string }) => void
+  /** Backoff before reconnect n (1-based). */
+  reconnectDelayMs?: (attempt: number) => number
+  /** A 'ping' is sent this often, as WoC asks of its clients. */
+  pingEveryMs?: number
+}
+
+export const FEED_CHANNELS = ['woc:mempoolTx', 'woc:blockHeader'] as const
+
+const defaultDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5))
+
+/** The stream's address, with the channels the shop listens to. */
+export function feedUrl(url: string): string {
+  const u = new URL(url)
+  u.searchParams.set('channels', FEED_CHANNELS.join(','))
+  u.searchParams.set('format', 'json')
+  return u.toString()
+}
+
+type Pushed = { channel?: unknown; pub?: { data?: unknown }; data?: { data?: unknown } }
+
+/** A pushed message's channel and data, or null for what the shop does not read. */
+export function parseFeedMessage(
+  text: string,
+): { kind: 'tx'; tx: PushedTransaction } | { kind: 'block'; height: number } | null {
+  let message: Pushed
+  try {
+    message = JSON.parse(text) as Pushed
+  } catch {
+    return null
+  }
+  if (!message || typeof message !== 'object') return null
+  const data = (message.pub?.data ?? message.data?.data) as Record<string, unknown> | undefined
+  if (!data || typeof data !== 'object') return null
+  if (message.channel === 'woc:blockHeader') {
+    const height = Number(data.height)
+    return Number.isSafeInteger(height) && height > 0 ? { kind: 'block', height } : null
+  }
+  if (message.channel === 'woc:mempoolTx') {
+    const txid = typeof data.txid === 'string' ? data.txid.toLowerCase() : ''
+    if (!/^[0-9a-f]{64}$/.test(txid)) return null
+    const addresses = new Set<string>()
+    for (const output of Array.isArray(data.vout) ? data.vout : []) {
+      const listed = (output as { scriptPubKey?: { addresses?: unknown } })?.scriptPubKey?.addresses
+      if (Array.isArray(listed))
+        for (const a of listed) if (typeof a === 'string' && a) addresses.add(a)
+    }
+    const hex = typeof data.hex === 'string' && /^[0-9a-f]+$/i.test(data.hex) ? data.hex : undefined
+    return { kind: 'tx', tx: { txid, addresses: [...addresses], ...(hex ? { hex } : {}) } }
+  }
+  return null
+}
+
+/**
+ * A pushed transaction's raw hex, if it carries one that is the transaction it names: the
+ * worker then judges it without asking WhatsOnChain for it (a request at the budget's pace).
+ */
+export function verifiedHex(tx: PushedTransaction): string | undefined {
+  if (!tx.hex) return undefined
+  try {
+    return Transaction.fromHex(tx.hex).id('hex') === tx.txid ? tx.hex.toLowerCase() : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Connects to the stream and stays connected (reconnecting with backoff) until closed. */
+export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
+  const delay = options.reconnectDelayMs ?? defaultDelay
+  const pingEveryMs = options.pingEveryMs ?? 25_000
+  let socket: WebSocket | undefined
+  let open = false
+  let closed = false
+  let failures = 0
+  let retry: NodeJS.Timeout | undefined
+  let ping: NodeJS.Timeout | undefined
+
+  const status = (connected: boolean, error?: string) => {
+    if (open === connected && !error) return
+    open = connected
+    options.onStatus?.({ connected, error })
+  }
+
+  const connect = () => {
+    if (closed) return
+    const ws = new WebSocket(feedUrl(options.url))
+    socket = ws
+    ws.on('open', () => {
+      failures = 0
+      status(true)
+      ping = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send('ping')
+      }, pingEveryMs)
+      ping.unref()
+    })
+    ws.on('message', (raw) => {
+      const text = Buffer.isBuffer(raw)
+        ? raw.toString('utf8')
+        : Array.isArray(raw)
+          ? Buffer.concat(raw).toString('utf8')
+          : Buffer.from(raw).toString('utf8')
+      if (text === '' || text === 'pong') return
+      if (text === 'ping') {
+        ws.send('pong')
+        return
+      }
+      const message = parseFeedMessage(text)
+      if (message?.kind === 'tx') options.onTransaction(message.tx)
+      else if (message?.kind === 'block') options.onBlock({ height: message.height })
+    })
+    ws.on('error', (error) => {
+      // 'close' follows and reconnects; the error is said once per failed attempt.
+      if (!closed) status(false, error.message)
+    })
+    ws.on('close', () => {
+      clearInterval(ping)
+      if (socket === ws) socket = undefined
+      status(false)
+      if (closed) return
+      failures += 1
+      retry = setTimeout(connect, delay(failures))
+      retry.unref()
+    })
+  }
+  connect()
+
+  return {
+    connected: () => open,
+    close: () => {
+      closed = true
+      clearTimeout(retry)
+      clearInterval(ping)
+      socket?.terminate()
+      socket = undefined
+      open = false
+    },
+  }
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import type { ChainFeed, ChainSource, HistoryScope } from '@shop/chain'
+import { connectChainFeed } from '@shop/chain'
+import { loadEnv } from '@shop/cms/process'
+import type { PaymentsHarness } from './payments/support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  productIdOf,
+  simulatorClient,
+  startPaymentsHarness,
+  waitFor,
+} from './payments/support'
+import type { PaymentWorker } from '../src/worker'
+import { startPaymentWorker } from '../src/worker'
+
+/**
+ * Issue 18, detection: WhatsOnChain pushes every new mempool transaction and block (WoC Sockets
+ * V2), and the worker only polled: a payment made just after its order's look waited for the
+ * next look, and a block for the next tip check. Here the worker polls once a minute, so only
+ * the push stream can make it see a payment or a block within seconds.
+ */
+
+const MINUTE = 60_000
+let h: PaymentsHarness
+let worker: PaymentWorker
+let feed: ChainFeed
+let pdfId: number
+/** Every address-history call the worker made. */
+const calls: { scope: HistoryScope | 'confirmed'; addresses: readonly string[] }[] = []
+/** Addresses whose transactions the looks do not see (an address index lagging its stream). */
+const hidden = new Set<string>()
+/** The transactions the stream has carried so far. */
+const heard = new Set<string>()
+/** The transactions the worker asked WhatsOnChain for. */
+const fetched: string[] = []
+
+beforeAll(async () => {
+  h = await startPaymentsHarness({ worker: false })
+  pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
+  const client = simulatorClient(h.simulator)
+  const chain: ChainSource = {
+    ...client,
+    getTransactionHex: async (txid) => {
+      fetched.push(txid)
+      return client.getTransactionHex(txid)
+    },
+    getAddressHistories: async (addresses, scope = 'all', options) => {
+      calls.push({ scope, addresses })
+      const found = await client.getAddressHistories(addresses, scope, options)
+      for (const address of hidden) found.delete(address)
+      return found
+    },
+  }
+  worker = startPaymentWorker({
+    payload: h.shop.payload,
+    chain,
+    logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+    settings: { ...loadEnv(), workerFastPollMs: MINUTE, workerSlowPollMs: MINUTE },
+  })
+  await worker.nextPass()
+  feed = connectChainFeed({
+    url: h.simulator.socketUrl,
+    onTransaction: (tx) => {
+      heard.add(tx.txid)
+      worker.pushed.transaction(tx)
+    },
+    onBlock: ({ height }) => worker.pushed.block(height),
+    reconnectDelayMs: () => 50,
+  })
+  await waitFor(async () => feed.connected())
+})
+
+afterAll(async () => {
+  feed?.close()
+  await worker?.stop()
+  await h?.close()
+})
+
+const statusOf = async (id: string) => (await getOrder(h.shop.payload, id)).status
+
+describe('the push stream', () => {
+  it('has a payment judged the moment it reaches the mempool, with no look at its address', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    const { paymentAddress } = await getOrder(h.shop.payload, orderId)
+    // The worker's pass reads the new order and looks at it once: nothing paid yet.
+    await worker.runOnce()
+    await waitFor(async () => calls.some((c) => c.addresses.includes(paymentAddress)))
+    const looksBefore = calls.filter((c) => c.addresses.includes(paymentAddress)).length
+
+    const paidAt = Date.now()
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    const { txid } = paid.body as { txid: string }
+    // Its next look is a minute away: only the push can have it seen now.
+    await waitFor(async () => (await statusOf(orderId)) === 'PAYMENT_DETECTED', {
+      timeoutMs: 10_000,
+    })
+    expect(Date.now() - paidAt).toBeLessThan(MINUTE / 6)
+    expect(calls.filter((c) => c.addresses.includes(paymentAddress))).toHaveLength(looksBefore)
+    // The stream carried its raw hex, which hashes to its id: not asked for either.
+    expect(fetched).not.toContain(txid)
+    const order = await getOrder(h.shop.payload, orderId)
+    expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+  })
+
+  it('has a new block looked at at once: the detected order is paid without waiting for a pass', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    await worker.runOnce()
+    await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    await waitFor(async () => (await statusOf(orderId)) === 'PAYMENT_DETECTED', {
+      timeoutMs: 10_000,
+    })
+    const minedAt = Date.now()
+    h.simulator.state.mine(1)
+    await waitFor(async () => (await statusOf(orderId)) === 'PAID', { timeoutMs: 10_000 })
+    expect(Date.now() - minedAt).toBeLessThan(MINUTE / 6)
+  })
+
+  it('has a payment pushed before the worker read its order judged when it does, though looks miss it', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    const { paymentAddress } = await getOrder(h.shop.payload, orderId)
+    // WhatsOnChain's address index may lag its stream: the looks see nothing at this address.
+    hidden.add(paymentAddress)
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    const { txid } = paid.body as { txid: string }
+    await waitFor(async () => heard.has(txid))
+    expect(await statusOf(orderId)).toBe('AWAITING_PAYMENT')
+    await worker.runOnce()
+    await waitFor(async () => (await statusOf(orderId)) === 'PAYMENT_DETECTED', {
+      timeoutMs: 10_000,
+    })
+    const order = await getOrder(h.shop.payload, orderId)
+    expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+  })
+})
