@@ -6,7 +6,13 @@
 export { globalSlugs, slugs } from './collections/slugs'
 export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
 export { runInWriterScope } from './db/sqlite-client'
-export { WORKER_LEASE, claimLease, countChainLook, releaseLease } from './db/atomic'
+export {
+  ADDRESS_INDEX_COUNTER,
+  WORKER_LEASE,
+  claimLease,
+  countChainLook,
+  releaseLease,
+} from './db/atomic'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { loadEmailRenderer } from './operations/email/renderOrderEmail'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'

@@ -1,10 +1,11 @@
 import type { Payload } from 'payload'
 
 import type { AddressTransaction, ChainSource, PushedTransaction } from '@shop/chain'
-import { mergeHistories, verifiedHex } from '@shop/chain'
+import { deriveOrderAddress, mergeHistories, verifiedHex } from '@shop/chain'
 
 import type { Order } from '@shop/cms/engine'
 import {
+  ADDRESS_INDEX_COUNTER,
   countChainLook,
   fulfilOrder,
   queueOrderCreatedEmails,
@@ -80,6 +81,8 @@ export type WorkerSettings = Pick<
   | 'webhook'
   | 'emailDelivery'
   | 'workerCrashAt'
+  | 'bsvXpub'
+  | 'bsvNetwork'
 >
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
@@ -128,6 +131,14 @@ const UNMATCHED_PUSH_MS = 30_000
 const UNMATCHED_PUSH_MAX = 50_000
 /** An unmatched push keeps its hex only up to this size (a payment is a few hundred bytes). */
 const UNMATCHED_HEX_MAX = 20_000
+/**
+ * The next addresses checkout will hand out that the worker knows: a push paying one of them is
+ * an order the worker has not read yet, read at once (a wallet open on the pay screen pays
+ * within the quarter second between two reads).
+ */
+const UPCOMING_ADDRESSES = 20
+/** Pushes seen this recently: the stream is up, and the upcoming addresses are kept. */
+const PUSH_RECENT_MS = 60_000
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -176,12 +187,26 @@ export function startPaymentWorker({
   const watch = new Map<string, Watched>()
   /** The watched orders by payment address, for what the push stream says. */
   const byAddress = new Map<string, Watched>()
-  /** Pushed transactions paying watched orders, to judge at the next step of the loop. */
-  let pushedQueue: { w: Watched; txid: string; hex?: string }[] = []
+  /**
+   * Pushed transactions paying watched orders, to judge at the next step of the loop, with when
+   * the stream carried them (the moment they are judged on time or late by, as a look's start).
+   */
+  let pushedQueue: { w: Watched; txid: string; hex?: string; at: number }[] = []
   /** Pushed payments to addresses not watched yet, newest last: address -> txid and when. */
   const unmatched = new Map<string, { txid: string; hex?: string; at: number }>()
   /** Wakes a pass sleeping until its next look, or starts the next pass now. */
   let wakePass: (() => void) | undefined
+  /** The orders a look is asking the chain about and judging: pushes for them wait for it. */
+  const inLook = new Map<Watched, number>()
+  /** Judgements of one order run one after the other (a look's, and a push's beside the loop). */
+  const judging = new Map<string, Promise<void>>()
+  /** Address -> index of the next addresses checkout will hand out (`UPCOMING_ADDRESSES`). */
+  const upcoming = new Map<string, number>()
+  let lastPushAt = Number.NEGATIVE_INFINITY
+  /** The work pushes ask for beside the loop: one at a time, again if asked meanwhile. */
+  let pushWork: Promise<void> | undefined
+  let pushWorkAgain = false
+  let readOrdersNow = false
   let lastFullReload = 0
   let newestCreatedAt = 0
   let lastTip = -1
@@ -261,7 +286,9 @@ export function startPaymentWorker({
           w: entry,
           txid: early.txid,
           hex: verifiedHex({ txid: early.txid, addresses: [], hex: early.hex }),
+          at: early.at,
         })
+        askPushWork()
       }
     }
   }
@@ -277,26 +304,31 @@ export function startPaymentWorker({
    * raw hex fetched for exact satoshis), except orders an older look is judging right now: they
    * wait for it.
    */
-  async function judgePushed(busy?: ReadonlySet<Watched>) {
+  async function judgePushed() {
     if (pushedQueue.length === 0) return
-    const ready = pushedQueue.filter(({ w }) => !busy?.has(w) && watch.get(w.id) === w)
-    pushedQueue = pushedQueue.filter(({ w }) => busy?.has(w) && watch.get(w.id) === w)
-    for (const { w, txid, hex } of ready)
+    const ready = pushedQueue.filter(({ w }) => !inLook.has(w) && watch.get(w.id) === w)
+    pushedQueue = pushedQueue.filter(({ w }) => inLook.has(w) && watch.get(w.id) === w)
+    for (const { w, txid, hex, at } of ready) {
+      const due = w.nextCheck
       await judge(
         { scope: 'unconfirmed', orders: [w] },
         new Map([[w.address, [{ txid, height: null }]]]),
-        clock(),
+        at,
         hex ? new Map([[txid, hex]]) : undefined,
       )
+      // A push is no look: the order's next look (a full one, after a block) stays when it was.
+      w.nextCheck = Math.min(w.nextCheck, due)
+    }
   }
 
   function onPushedTransaction(tx: PushedTransaction) {
+    lastPushAt = clock()
     let matched = false
     for (const address of tx.addresses) {
       const w = byAddress.get(address)
       if (w) {
         if (!pushedQueue.some((p) => p.w === w && p.txid === tx.txid))
-          pushedQueue.push({ w, txid: tx.txid, hex: verifiedHex(tx) })
+          pushedQueue.push({ w, txid: tx.txid, hex: verifiedHex(tx), at: clock() })
         matched = true
         continue
       }
@@ -312,17 +344,78 @@ export function startPaymentWorker({
         if (seen.at >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
         unmatched.delete(a)
       }
+      if (upcoming.has(address)) {
+        readOrdersNow = true
+        matched = true
+      }
     }
-    if (matched) wake()
+    if (matched) askPushWork()
+  }
+
+  /**
+   * Beside the loop: new orders read when a push pays an upcoming address, and pushed payments
+   * judged, without waiting for the loop's next step (it may be waiting for a chain request or
+   * reading thousands of orders). Only while this worker runs passes (holds the lease).
+   */
+  function askPushWork() {
+    if (stopped || standingBy || passes === 0) return
+    if (pushWork) {
+      pushWorkAgain = true
+      return
+    }
+    pushWork = runInWriterScope(async () => {
+      do {
+        pushWorkAgain = false
+        if (readOrdersNow) {
+          readOrdersNow = false
+          await refreshWatchList(clock(), { newOnly: true })
+        }
+        await judgePushed()
+      } while (pushWorkAgain && !stopped)
+    })
+      .catch((error: unknown) => {
+        // The loop judges what is left at its next step.
+        logger.warn({ err: error }, 'judging a pushed payment failed; the next look retries it')
+      })
+      .finally(() => {
+        pushWork = undefined
+      })
+  }
+
+  /** The next addresses checkout will hand out, while the push stream is up. */
+  async function readUpcoming() {
+    if (clock() - lastPushAt > PUSH_RECENT_MS) {
+      upcoming.clear()
+      return
+    }
+    const found = await payload.find({
+      collection: slugs.counters,
+      where: { name: { equals: ADDRESS_INDEX_COUNTER } },
+      select: { value: true },
+      depth: 0,
+      limit: 1,
+      pagination: false,
+    })
+    // The next order takes the counter's value as its index (checkout adds one, takes one less).
+    const next = Number((found.docs[0] as { value?: number } | undefined)?.value ?? 0)
+    for (const [address, index] of upcoming) if (index < next) upcoming.delete(address)
+    const have = new Set(upcoming.values())
+    for (let index = next; index < next + UPCOMING_ADDRESSES; index += 1)
+      if (!have.has(index))
+        upcoming.set(
+          deriveOrderAddress({ xpub: settings.bsvXpub, network: settings.bsvNetwork, index }),
+          index,
+        )
   }
 
   function onPushedBlock(height: number) {
+    lastPushAt = clock()
     if (height === lastTip) return
     tipWanted = true // the next step of the loop asks for the tip
     wake()
   }
 
-  /** Now, not after the pass's sleep or the wait between passes. */
+  /** Now, not after the pass's sleep or the wait between passes (for a block). */
   function wake() {
     if (wakePass) {
       wakePass()
@@ -361,8 +454,8 @@ export function startPaymentWorker({
     }
   }
 
-  async function refreshWatchList(now: number) {
-    const full = now - lastFullReload >= FULL_RELOAD_MS
+  async function refreshWatchList(now: number, { newOnly = false } = {}) {
+    const full = !newOnly && now - lastFullReload >= FULL_RELOAD_MS
     const where = full
       ? watchedOrdersWhere(now, settings)
       : newWatchedOrdersWhere(now, newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
@@ -384,9 +477,12 @@ export function startPaymentWorker({
         })
     })
     if (full) {
-      for (const id of watch.keys()) if (!seen.has(id)) forget(id)
+      // An order read meanwhile beside the loop (askPushWork) may be younger than this reload.
+      for (const [id, w] of watch)
+        if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(id)
       lastFullReload = now
     }
+    await readUpcoming()
   }
 
   /** Orders the owner asked to re-check: watched now with a full look, however old. */
@@ -456,6 +552,21 @@ export function startPaymentWorker({
   }
 
   async function look(batch: Batch) {
+    for (const w of batch.orders) inLook.set(w, (inLook.get(w) ?? 0) + 1)
+    try {
+      await lookAt(batch)
+    } finally {
+      for (const w of batch.orders) {
+        const n = (inLook.get(w) ?? 1) - 1
+        if (n > 0) inLook.set(w, n)
+        else inLook.delete(w)
+      }
+      // What was pushed for these orders meanwhile waited for this look.
+      if (pushedQueue.length > 0) askPushWork()
+    }
+  }
+
+  async function lookAt(batch: Batch) {
     // The time the chain is asked, not the time its answer is recorded: payments it finds are
     // judged on time or late by this moment (and by their blocks' times).
     const startedAt = clock()
@@ -491,71 +602,95 @@ export function startPaymentWorker({
   ) {
     for (const w of batch.orders) {
       if (lease?.lost()) throw new LeaseLostError()
-      const now = clock()
-      const transactions = histories.get(w.address) ?? []
-      const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
-      w.mempoolOnly = batch.scope === 'unconfirmed'
-      if (batch.scope === 'all') w.fullLookDue = false
-      // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
-      const key = historyKey(transactions)
-      const unchanged = isOpen(w.status)
-        ? transactions.length === 0 && !w.funded
-        : batch.scope === 'all' && key === w.recorded
-      if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck) {
-        w.nextCheck = now + intervalFor(w, now, watchSettings)
-        continue
-      }
-      const order = (await payload.findByID({
-        collection: slugs.orders,
-        id: w.id,
-        depth: 0,
-        disableErrors: true,
-      })) as Order | null
-      if (!order) {
-        forget(w.id)
-        continue
-      }
-      const recheck = w.recheck
-      const payments = await recordPayments({
-        payload,
-        order,
-        transactions,
-        getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
-        getBlockTime: (height) => chain.getBlockTime(height),
-        getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
-        fullLook: batch.scope === 'all',
-        checkStartedAt: new Date(startedAt),
-        graceMs,
-        logger,
-      })
-      if (settings.workerCrashAt === 'after-record' && payments.length > 0) {
-        logger.warn({ orderId: order.id }, 'test hook: crashing after recording payments')
-        process.exit(86)
-      }
-      const settled = await settleOrder({
-        payload,
-        order,
-        payments,
-        tipHeight: lastTip,
-        settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
-        logger,
-        now: new Date(startedAt),
-        beforeFulfil: crashBeforeFulfil,
-      })
-      if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
-      if (batch.scope === 'all') w.recorded = key
-      w.status = settled.status
-      w.funded = isFunded(settled)
-      w.nextCheck = clock() + intervalFor(w, clock(), watchSettings)
-      if (recheck && batch.scope === 'all') await clearRecheck(w)
-      // Past the late watch (an order found long expired): no longer looked at by itself.
-      if (
-        !isOpen(w.status) &&
-        !w.recheck &&
-        deadlineOf(w, watchSettings) < clock() - lateWatchMs(settings)
+      const before = judging.get(w.id)
+      const mine = (before ?? Promise.resolve())
+        .catch(() => {})
+        .then(() => judgeOne(w, batch, histories, startedAt, knownHex))
+      const settled = mine.then(
+        () => {},
+        () => {},
       )
-        forget(w.id)
+      judging.set(w.id, settled)
+      try {
+        await mine
+      } finally {
+        if (judging.get(w.id) === settled) judging.delete(w.id)
+      }
     }
+  }
+
+  /** One order of a look: what the chain says of its address, recorded and settled. */
+  async function judgeOne(
+    w: Watched,
+    batch: Batch,
+    histories: ReadonlyMap<string, readonly AddressTransaction[]>,
+    startedAt: number,
+    knownHex: ReadonlyMap<string, string> | undefined,
+  ) {
+    const now = clock()
+    const transactions = histories.get(w.address) ?? []
+    const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
+    w.mempoolOnly = batch.scope === 'unconfirmed'
+    if (batch.scope === 'all') w.fullLookDue = false
+    // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
+    const key = historyKey(transactions)
+    const unchanged = isOpen(w.status)
+      ? transactions.length === 0 && !w.funded
+      : batch.scope === 'all' && key === w.recorded
+    if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck) {
+      w.nextCheck = now + intervalFor(w, now, watchSettings)
+      return
+    }
+    const order = (await payload.findByID({
+      collection: slugs.orders,
+      id: w.id,
+      depth: 0,
+      disableErrors: true,
+    })) as Order | null
+    if (!order) {
+      forget(w.id)
+      return
+    }
+    const recheck = w.recheck
+    const payments = await recordPayments({
+      payload,
+      order,
+      transactions,
+      getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
+      getBlockTime: (height) => chain.getBlockTime(height),
+      getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
+      fullLook: batch.scope === 'all',
+      checkStartedAt: new Date(startedAt),
+      graceMs,
+      logger,
+    })
+    if (settings.workerCrashAt === 'after-record' && payments.length > 0) {
+      logger.warn({ orderId: order.id }, 'test hook: crashing after recording payments')
+      process.exit(86)
+    }
+    const settled = await settleOrder({
+      payload,
+      order,
+      payments,
+      tipHeight: lastTip,
+      settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
+      logger,
+      now: new Date(startedAt),
+      beforeFulfil: crashBeforeFulfil,
+    })
+    if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
+    if (batch.scope === 'all') w.recorded = key
+    w.status = settled.status
+    w.funded = isFunded(settled)
+    w.nextCheck = clock() + intervalFor(w, clock(), watchSettings)
+    if (recheck && batch.scope === 'all') await clearRecheck(w)
+    // Past the late watch (an order found long expired): no longer looked at by itself.
+    if (
+      !isOpen(w.status) &&
+      !w.recheck &&
+      deadlineOf(w, watchSettings) < clock() - lateWatchMs(settings)
+    )
+      forget(w.id)
   }
 
   /** How long a pass waiting for its older look may sleep: until new orders or a fresh one is due. */
@@ -623,7 +758,7 @@ export function startPaymentWorker({
             await checkTip(clock())
             if (!older || clock() - refreshedAt >= NEW_ORDERS_EVERY_MS) await refresh()
           }
-          await judgePushed(older?.orders)
+          await judgePushed()
           const planNow = () => {
             const inFlight = older?.orders
             return planBatches({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainFeed, ChainSource, HistoryScope } from '@shop/chain'
 import { connectChainFeed } from '@shop/chain'
+import { slugs } from '@shop/cms/engine'
 import { loadEnv } from '@shop/cms/process'
 import type { PaymentsHarness } from './payments/support'
 import {
@@ -32,8 +33,9 @@ let pdfId: number
 const calls: { scope: HistoryScope | 'confirmed'; addresses: readonly string[] }[] = []
 /** Addresses whose transactions the looks do not see (an address index lagging its stream). */
 const hidden = new Set<string>()
-/** The transactions the stream has carried so far. */
+/** The transactions and blocks the stream has carried so far. */
 const heard = new Set<string>()
+const blocks = new Set<number>()
 /** The transactions the worker asked WhatsOnChain for. */
 const fetched: string[] = []
 
@@ -67,7 +69,10 @@ beforeAll(async () => {
       heard.add(tx.txid)
       worker.pushed.transaction(tx)
     },
-    onBlock: ({ height }) => worker.pushed.block(height),
+    onBlock: ({ height }) => {
+      blocks.add(height)
+      worker.pushed.block(height)
+    },
     reconnectDelayMs: () => 50,
   })
   await waitFor(async () => feed.connected())
@@ -107,8 +112,12 @@ describe('the push stream', () => {
   })
 
   it('has a new block looked at at once: the detected order is paid without waiting for a pass', async () => {
-    const orderId = await createOrder(h.shop, pdfId)
+    // A block just before checkout: the order's first look is due to be a full one, and its
+    // pushed payment must not put that look off.
+    const before = h.simulator.state.mine(1)
+    await waitFor(async () => blocks.has(before))
     await worker.runOnce()
+    const orderId = await createOrder(h.shop, pdfId)
     await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
     await waitFor(async () => (await statusOf(orderId)) === 'PAYMENT_DETECTED', {
       timeoutMs: 10_000,
@@ -119,20 +128,46 @@ describe('the push stream', () => {
     expect(Date.now() - minedAt).toBeLessThan(MINUTE / 6)
   })
 
-  it('has a payment pushed before the worker read its order judged when it does, though looks miss it', async () => {
+  it('has an order read at once when a push pays the next address checkout hands out, though looks miss it', async () => {
+    // The worker's last pass read the address counter: the next order's address is expected.
+    await worker.runOnce()
     const orderId = await createOrder(h.shop, pdfId)
     const { paymentAddress } = await getOrder(h.shop.payload, orderId)
     // WhatsOnChain's address index may lag its stream: the looks see nothing at this address.
     hidden.add(paymentAddress)
-    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-    const { txid } = paid.body as { txid: string }
-    await waitFor(async () => heard.has(txid))
-    expect(await statusOf(orderId)).toBe('AWAITING_PAYMENT')
-    await worker.runOnce()
+    const paidAt = Date.now()
+    await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    // No pass is due for a minute: the push alone has the order read and its payment judged.
     await waitFor(async () => (await statusOf(orderId)) === 'PAYMENT_DETECTED', {
       timeoutMs: 10_000,
     })
+    expect(Date.now() - paidAt).toBeLessThan(MINUTE / 6)
     const order = await getOrder(h.shop.payload, orderId)
     expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+  })
+
+  it('judges a pushed payment on time by when the stream carried it, not when the worker got to it', async () => {
+    // Past the next addresses the worker expects (a rush), so nothing reads the order at once.
+    for (let i = 0; i < 25; i += 1) await createOrder(h.shop, pdfId)
+    const orderId = await createOrder(h.shop, pdfId)
+    // It expires two seconds from now (no grace in these tests).
+    const expiresAt = Date.now() + 2000
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { gatewayExpiresAt: new Date(expiresAt).toISOString() },
+    })
+    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+    const { txid } = paid.body as { txid: string }
+    await waitFor(async () => heard.has(txid))
+    expect(Date.now()).toBeLessThan(expiresAt)
+    // The worker gets to the order only after its expiry (it polls once a minute).
+    await waitFor(async () => Date.now() > expiresAt + 200)
+    expect(await statusOf(orderId)).toBe('AWAITING_PAYMENT')
+    await worker.runOnce()
+    await waitFor(async () => (await statusOf(orderId)) !== 'AWAITING_PAYMENT', {
+      timeoutMs: 10_000,
+    })
+    expect(await statusOf(orderId)).toBe('PAYMENT_DETECTED')
   })
 })
