@@ -129,8 +129,6 @@ const CLOCK_MARGIN_MS = 2_000
 const UNMATCHED_PUSH_MS = 30_000
 /** At most this many unmatched pushes are kept (WoC's stream carries the whole mempool). */
 const UNMATCHED_PUSH_MAX = 50_000
-/** An unmatched push keeps its hex only up to this size (a payment is a few hundred bytes). */
-const UNMATCHED_HEX_MAX = 20_000
 /**
  * The next addresses checkout will hand out that the worker knows: a push paying one of them is
  * an order the worker has not read yet, read at once (a wallet open on the pay screen pays
@@ -334,17 +332,15 @@ export function startPaymentWorker({
       }
       const now = clock()
       unmatched.delete(address)
-      // Its hex is checked only if its order turns up (the stream carries the whole mempool).
-      unmatched.set(address, {
-        txid: tx.txid,
-        hex: tx.hex && tx.hex.length <= UNMATCHED_HEX_MAX ? tx.hex : undefined,
-        at: now,
-      })
+      // Its hex is kept only for an upcoming address (and checked once its order turns up): the
+      // stream carries the whole mempool, and 50,000 data-carrying transactions are gigabytes.
+      const expected = upcoming.has(address)
+      unmatched.set(address, { txid: tx.txid, hex: expected ? tx.hex : undefined, at: now })
       for (const [a, seen] of unmatched) {
         if (seen.at >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
         unmatched.delete(a)
       }
-      if (upcoming.has(address)) {
+      if (expected) {
         readOrdersNow = true
         matched = true
       }
