@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainFeed, PushedTransaction } from './feed'
+import type { AddressInfo } from 'node:net'
+
 import { P2PKH, Transaction } from '@bsv/sdk'
+import { WebSocketServer } from 'ws'
 
 import { connectChainFeed, feedUrl, parseFeedMessage, verifiedHex } from './feed'
 import type { ChainSimulator } from './simulator'
@@ -67,6 +70,59 @@ describe('a message of the push stream', () => {
   it('comes from the channels the shop asks for', () => {
     const url = new URL(feedUrl('wss://socket-v2.whatsonchain.com/websocket'))
     expect(url.searchParams.get('channels')).toBe('woc:mempoolTx,woc:blockHeader')
+  })
+})
+
+describe('a stream that stalls without closing', () => {
+  it('is dropped and connected again', async () => {
+    // A server that accepts and then says nothing, not even 'pong'.
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+    let connections = 0
+    server.on('connection', () => (connections += 1))
+    await new Promise((resolve) => server.once('listening', resolve))
+    const { port } = server.address() as AddressInfo
+    const feed = connectChainFeed({
+      url: `ws://127.0.0.1:${port}/websocket`,
+      onTransaction: () => {},
+      onBlock: () => {},
+      pingEveryMs: 20,
+      reconnectDelayMs: () => 10,
+    })
+    try {
+      await until(() => connections >= 2)
+    } finally {
+      feed.close()
+      for (const ws of server.clients) ws.terminate()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
+
+describe('a handler that throws', () => {
+  it('is reported, and the stream goes on', async () => {
+    const simulator = await startChainSimulator({ network: 'test' })
+    const errors: unknown[] = []
+    const heard: string[] = []
+    const feed = connectChainFeed({
+      url: simulator.socketUrl,
+      onTransaction: (tx) => {
+        heard.push(tx.txid)
+        if (heard.length === 1) throw new Error('handler failed')
+      },
+      onBlock: () => {},
+      onError: (error) => errors.push(error),
+    })
+    try {
+      await until(() => feed.connected())
+      simulator.state.mint(ADDRESS, 1000)
+      const second = simulator.state.mint(ADDRESS, 2000)
+      await until(() => heard.includes(second))
+      expect(errors).toHaveLength(1)
+      expect(feed.connected()).toBe(true)
+    } finally {
+      feed.close()
+      await simulator.close()
+    }
   })
 })
 

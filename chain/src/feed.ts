@@ -34,9 +34,14 @@ export type ChainFeedOptions = {
   onTransaction: (tx: PushedTransaction) => void
   onBlock: (block: { height: number }) => void
   onStatus?: (status: { connected: boolean; error?: string }) => void
+  /** A handler that threw: the stream goes on (an event handler's throw would end the process). */
+  onError?: (error: unknown) => void
   /** Backoff before reconnect n (1-based). */
   reconnectDelayMs?: (attempt: number) => number
-  /** A 'ping' is sent this often, as WoC asks of its clients. */
+  /**
+   * A 'ping' is sent this often, as WoC asks of its clients; a stream silent for three times
+   * as long (not even a 'pong') is dropped and connected again.
+   */
   pingEveryMs?: number
 }
 
@@ -120,15 +125,21 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
     if (closed) return
     const ws = new WebSocket(feedUrl(options.url))
     socket = ws
+    let heardAt = Date.now()
     ws.on('open', () => {
       failures = 0
+      heardAt = Date.now()
       status(true)
       ping = setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send('ping')
+        if (ws.readyState !== WebSocket.OPEN) return
+        // A connection that stalled without closing looks up, and says nothing: start again.
+        if (Date.now() - heardAt > 3 * pingEveryMs) ws.terminate()
+        else ws.send('ping')
       }, pingEveryMs)
       ping.unref()
     })
     ws.on('message', (raw) => {
+      heardAt = Date.now()
       const text = Buffer.isBuffer(raw)
         ? raw.toString('utf8')
         : Array.isArray(raw)
@@ -140,8 +151,12 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
         return
       }
       const message = parseFeedMessage(text)
-      if (message?.kind === 'tx') options.onTransaction(message.tx)
-      else if (message?.kind === 'block') options.onBlock({ height: message.height })
+      try {
+        if (message?.kind === 'tx') options.onTransaction(message.tx)
+        else if (message?.kind === 'block') options.onBlock({ height: message.height })
+      } catch (error) {
+        options.onError?.(error)
+      }
     })
     ws.on('error', (error) => {
       // 'close' follows and reconnects; the error is said once per failed attempt.

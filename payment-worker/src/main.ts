@@ -59,6 +59,7 @@ async function main() {
         url: env.wocSocketUrl,
         onTransaction: (tx) => worker.pushed.transaction(tx),
         onBlock: ({ height }) => worker.pushed.block(height),
+        onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
         onStatus: ({ connected, error }) =>
           connected
             ? logger.info({ url: env.wocSocketUrl }, 'chain push stream connected')
