@@ -47,6 +47,8 @@ let shopEnv: Record<string, string> = {}
 let httpsBase = ''
 let httpBase = ''
 let wocUrl = ''
+/** A key in the push stream's address (WOC_SOCKET_URL), which no log may show. */
+const SOCKET_KEY = crypto.randomBytes(12).toString('hex')
 let dispatcher: Agent
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>
 let rates: Awaited<ReturnType<typeof startRateSources>>
@@ -216,7 +218,8 @@ beforeAll(async () => {
     CHAIN_SOURCE: 'whatsonchain',
     WOC_API_URL: wocUrl,
     // WhatsOnChain's push stream, as the simulator speaks it (chain/src/feed.ts).
-    WOC_SOCKET_URL: wocUrl.replace(/^http:/, 'ws:').replace(/\/v1\/bsv\/test$/, '/websocket'),
+    // With a key in its query, as an owner might put one there: it must never reach the logs.
+    WOC_SOCKET_URL: `${wocUrl.replace(/^http:/, 'ws:').replace(/\/v1\/bsv\/test$/, '/websocket')}?key=${SOCKET_KEY}`,
     RATE_SOURCE: 'live',
     COINGECKO_URL: rates.coingeckoUrl,
     COINPAPRIKA_URL: rates.coinpaprikaUrl,
@@ -408,6 +411,8 @@ describe('the production bundle behind Caddy', () => {
       await waitFor(`${name} hearing the push stream`, () =>
         worker(name).output().includes('chain push stream connected'),
       )
+    for (const name of ['worker-1', 'worker-2'])
+      expect(worker(name).output()).not.toContain(SOCKET_KEY)
     const orderId = await buyAndPay(productId, 'reader@example.com')
     const paid = await waitFor('the order paid', async () => {
       const status = (await (await shop(`/api/orders/${orderId}/payment-status`)).json()) as {

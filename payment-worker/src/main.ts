@@ -53,7 +53,9 @@ async function main() {
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
   })
-  // Push where WhatsOnChain offers it, polling always (chain/src/feed.ts).
+  // Push where WhatsOnChain offers it, polling always (chain/src/feed.ts). Logged without its
+  // query: a key an owner puts there never reaches the logs.
+  const pushUrl = env.wocSocketUrl ? withoutQuery(env.wocSocketUrl) : 'off'
   const feed = env.wocSocketUrl
     ? connectChainFeed({
         url: env.wocSocketUrl,
@@ -62,9 +64,9 @@ async function main() {
         onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
         onStatus: ({ connected, error }) =>
           connected
-            ? logger.info({ url: env.wocSocketUrl }, 'chain push stream connected')
+            ? logger.info({ url: pushUrl }, 'chain push stream connected')
             : logger.warn(
-                { url: env.wocSocketUrl, error },
+                { url: pushUrl, error },
                 'chain push stream down; polling carries on alone',
               ),
       })
@@ -73,7 +75,7 @@ async function main() {
     {
       chain: env.chainSource,
       url: env.wocApiUrl,
-      push: env.wocSocketUrl ?? 'off',
+      push: pushUrl,
       confirmations: env.confirmationsRequired,
       pollMs: env.workerFastPollMs,
     },
@@ -93,6 +95,11 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+function withoutQuery(url: string): string {
+  const u = new URL(url)
+  return `${u.protocol}//${u.host}${u.pathname}`
 }
 
 main().catch((error) => {
