@@ -201,6 +201,8 @@ export function startPaymentWorker({
   /** Address -> index of the next addresses checkout will hand out (`UPCOMING_ADDRESSES`). */
   const upcoming = new Map<string, number>()
   let lastPushAt = Number.NEGATIVE_INFINITY
+  /** The newest order seen when the upcoming addresses were last read. */
+  let upcomingAsOf = Number.NaN
   /** The work pushes ask for beside the loop: one at a time, again if asked meanwhile. */
   let pushWork: Promise<void> | undefined
   let pushWorkAgain = false
@@ -299,7 +301,7 @@ export function startPaymentWorker({
 
   /**
    * Pushed transactions paying watched orders, judged as a mempool look would judge them (their
-   * raw hex fetched for exact satoshis), except orders an older look is judging right now: they
+   * raw hex fetched for exact satoshis), except orders a look is asking about right now: they
    * wait for it.
    */
   async function judgePushed() {
@@ -384,6 +386,9 @@ export function startPaymentWorker({
       upcoming.clear()
       return
     }
+    // The counter moves only when checkout stores an order: unchanged while no new one is seen.
+    if (upcoming.size > 0 && upcomingAsOf === newestCreatedAt) return
+    upcomingAsOf = newestCreatedAt
     const found = await payload.find({
       collection: slugs.counters,
       where: { name: { equals: ADDRESS_INDEX_COUNTER } },
@@ -420,10 +425,7 @@ export function startPaymentWorker({
     if (!running && !stopped && timer) {
       clearTimeout(timer)
       timer = undefined
-      running = runOnce().finally(() => {
-        running = undefined
-        schedule()
-      })
+      passNow()
     }
   }
 
@@ -887,20 +889,18 @@ export function startPaymentWorker({
 
   const schedule = () => {
     if (stopped) return
-    timer = setTimeout(() => {
-      running = runOnce().finally(() => {
-        running = undefined
-        schedule()
-      })
-    }, delay())
+    timer = setTimeout(passNow, delay())
   }
 
-  if (autoStart) {
+  /** A pass now, and the next one scheduled when it ends. */
+  function passNow() {
     running = runOnce().finally(() => {
       running = undefined
       schedule()
     })
   }
+
+  if (autoStart) passNow()
 
   return {
     runOnce: () => (running ? running.then(() => runOnce()) : runOnce()),
