@@ -376,6 +376,16 @@ describe('security headers', () => {
 
   it('sends no-sniff and frame denial everywhere, and a CSP on every page and API answer', async () => {
     const orderId = await anOrderId()
+    const publicPages = new Set<string>([
+      paths.home,
+      paths.papers,
+      paths.proofs,
+      paths.updates,
+      paths.legal,
+      paths.walletInfo,
+      paths.store,
+      paths.product(String(digitalId)),
+    ])
     const urls = await pagesOf(h.shop.url, orderId)
     let pages = 0
     for (const url of urls) {
@@ -388,6 +398,11 @@ describe('security headers', () => {
         response.headers.get('strict-transport-security'),
         `${url}: no HSTS on plain HTTP`,
       ).toBeNull()
+      // Decision 017: the public pages open without an opener policy, every other answer has it.
+      const publicPage = publicPages.has(new URL(url).pathname)
+      expect(response.headers.get('cross-origin-opener-policy'), url).toBe(
+        publicPage ? null : 'same-origin',
+      )
       if (isHtml(response) || url.includes('/api/')) {
         const csp = response.headers.get('content-security-policy') ?? ''
         expect(csp, url).toMatch(/default-src 'self'/)
@@ -424,7 +439,8 @@ describe('security headers', () => {
     }
     report(
       `access: security headers on ${urls.length} URLs (${pages} pages/API answers with CSP), ` +
-        `no-sniff and X-Frame-Options DENY on all, HSTS on all in production and none on plain HTTP`,
+        `no-sniff and X-Frame-Options DENY on all, HSTS on all in production and none on plain HTTP, ` +
+        `no opener policy on the ${publicPages.size} public pages and same-origin on the rest`,
     )
   })
 

@@ -27,6 +27,21 @@ type Hints = {
 type PageSettings = { payload: Payload; catalogue: Catalogue }
 
 /**
+ * The public pages (spec section 2): the information site, the store and its products. They
+ * show only what the shop publishes, and they open without Cross-Origin-Opener-Policy, so a
+ * phone does not start a new renderer process for a visitor's first page (decision 017). Every
+ * other page (checkout, pay, an order, the admin area, the CMS) keeps `same-origin`.
+ */
+const PUBLIC_PAGE = /^\/(?:papers|proofs|updates|legal|wallet-info|store|product\/[^/]+)?$/
+
+/**
+ * The query a public page is asked for again with when another site opened its window
+ * (storefront/src/lib/opener.ts): that answer carries the policy, which closes the other
+ * site's hold on the window.
+ */
+export const ISOLATE_PARAM = 'isolate'
+
+/**
  * The shopper's three first screens and what each needs for its first paint. Without hints a
  * phone fetched the entry, then the screen's chunk, then its data, one after the other: the
  * landing's largest text painted at 2.6 s in Lighthouse's mobile run (issue 18).
@@ -197,6 +212,8 @@ export function storefrontPage({
   }
 
   return async (req, res) => {
+    if (PUBLIC_PAGE.test(req.path) && req.query[ISOLATE_PARAM] === undefined)
+      res.removeHeader('Cross-Origin-Opener-Policy')
     const page = load()
     if (!page) {
       res
