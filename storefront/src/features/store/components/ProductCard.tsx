@@ -7,13 +7,18 @@ import { Price } from './Price'
 import { ProductCover } from './ProductCover'
 import { ProductTypeBadge } from './ProductTypeBadge'
 
-/** One book in the store's grid. */
+/**
+ * One book in the store's grid. The first card's cover is on a phone's first screen (its largest
+ * image): it is asked for with the page, not lazily after the first layout (`eager`).
+ */
 export function ProductCard({
   product,
   rate,
+  eager = false,
 }: {
   product: PublicProduct
   rate: number | undefined
+  eager?: boolean
 }) {
   return (
     <article className="card product-card">
@@ -21,6 +26,7 @@ export function ProductCard({
         src={product.coverImageUrl}
         name={product.name}
         className="product-card__cover"
+        eager={eager}
       />
       <div className="product-card__body">
         <ProductTypeBadge type={product.type} />

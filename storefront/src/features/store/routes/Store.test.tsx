@@ -83,6 +83,28 @@ describe('the store page', () => {
     expect(printed.getByText('0.59800000 BSV')).toBeInTheDocument()
   })
 
+  /**
+   * Issue 18, pages: every cover was lazy, so a phone asked for the first one (its largest
+   * image) only after the first layout, and the store's LCP came after its first paint.
+   */
+  it("asks for the first card's cover with the page, the others lazily", async () => {
+    stubApi({
+      '/api/products': { body: [pdfBook, printedBook, { ...pdfBook, id: 3 }] },
+      '/api/bsv-price': { body: { rate: 50 } },
+    })
+    renderStore('/store')
+    const covers = (await screen.findAllByRole('listitem')).map((item) =>
+      within(item).getByRole('img'),
+    )
+    expect(covers).toHaveLength(3)
+    expect(covers[0]).toHaveAttribute('loading', 'eager')
+    expect(covers[0]).toHaveAttribute('fetchpriority', 'high')
+    for (const cover of covers.slice(1)) {
+      expect(cover).toHaveAttribute('loading', 'lazy')
+      expect(cover).not.toHaveAttribute('fetchpriority')
+    }
+  })
+
   it('shows prices in EUR only when the BSV price cannot be fetched', async () => {
     stubApi({
       '/api/products': { body: [pdfBook] },

@@ -47,9 +47,9 @@ export function StoreRoute() {
   } else {
     content = (
       <ul className="product-grid" aria-label="Books">
-        {products.map((product) => (
+        {products.map((product, index) => (
           <li key={product.id}>
-            <ProductCard product={product} rate={rate} />
+            <ProductCard product={product} rate={rate} eager={index === 0} />
           </li>
         ))}
       </ul>
