@@ -104,34 +104,47 @@ describe('the web process killed in the middle of order creation', () => {
       }).catch((error: unknown) => {
         throw new Error(`the web process did not start: ${String(error)}\n${web.output()}`)
       })
-      // A burst of checkouts, and the process dies somewhere inside it.
-      const burst = Array.from({ length: 24 }, (_, i) => {
-        sent += 1
-        return fetch(`${url}/api/orders/create`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: orderBody(i % 3 === 0 ? printId : digitalId, sent),
+      // Bursts of checkouts, and the process dies somewhere inside one: once a few of the burst
+      // have been answered and while others are still being made. A fresh process can finish a
+      // whole burst before the kill lands; then another burst follows on the warmed process.
+      const bursts: Promise<void>[] = []
+      let pending = 0
+      for (let burst = 1; ; burst++) {
+        for (let i = 0; i < 24; i++) {
+          sent += 1
+          pending += 1
+          bursts.push(
+            fetch(`${url}/api/orders/create`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: orderBody(i % 3 === 0 ? printId : digitalId, sent),
+            })
+              .then(async (r) => {
+                const body = (await r.json()) as { orderId?: string }
+                expect(r.status).toBe(201)
+                confirmed.push(body.orderId!)
+              })
+              .catch((error: unknown) => {
+                if (error instanceof Error && error.name === 'AssertionError') throw error
+                cutOff += 1
+              })
+              .finally(() => {
+                pending -= 1
+              }),
+          )
+        }
+        const answered = confirmed.length + between(1, 6)
+        const cutBefore = cutOff
+        await waitFor(async () => confirmed.length >= answered || cutOff > cutBefore, {
+          timeoutMs: 30_000,
+          intervalMs: 1,
         })
-          .then(async (r) => {
-            const body = (await r.json()) as { orderId?: string }
-            expect(r.status).toBe(201)
-            confirmed.push(body.orderId!)
-          })
-          .catch((error: unknown) => {
-            if (error instanceof Error && error.name === 'AssertionError') throw error
-            cutOff += 1
-          })
-      })
-      // Killed once a few checkouts of the burst have been answered: the rest are mid-way.
-      const answered = confirmed.length + between(1, 6)
-      const cutBefore = cutOff
-      await waitFor(async () => confirmed.length >= answered || cutOff > cutBefore, {
-        timeoutMs: 30_000,
-        intervalMs: 1,
-      })
-      await sleep(between(0, 20))
+        await sleep(between(0, 20))
+        if (pending > 0) break
+        expect(burst, 'bursts the process answered in full before the kill').toBeLessThan(20)
+      }
       web.child.kill('SIGKILL')
-      await Promise.all(burst)
+      await Promise.all(bursts)
       await web.exited
     }
 
@@ -140,7 +153,7 @@ describe('the web process killed in the middle of order creation', () => {
     const rows = await expectStockBalanced('after web kills', stockBefore)
     expect(cutOff, 'some checkouts were cut off by the kills').toBeGreaterThan(0)
     report(
-      `faults: web process SIGKILLed ${hardening.webKills}x in bursts of 24 checkouts: ${confirmed.length} confirmed ` +
+      `faults: web process SIGKILLed ${hardening.webKills}x in bursts of 24 checkouts (${sent} sent): ${confirmed.length} confirmed ` +
         `(all stored), ${cutOff} cut off, ${stored.size - confirmed.length} stored but never answered; ` +
         `stock balanced (${rows.map((r) => `${r.product}: ${r.shelf} on shelf + ${r.held} held = ${r.initial}`).join('; ')})`,
     )
