@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -47,6 +48,9 @@ const LIGHTHOUSE_RUNS = 5
 const PORT = Number(process.env.BENCH_PORT ?? 3800)
 const SIM_PORT = PORT + 1
 const STATIC_PORT = PORT + 2
+// Caddy in front of the shop for the pages section, as owners run it (HTTPS, then HTTP).
+const FRONT_HTTPS_PORT = PORT + 3
+const FRONT_HTTP_PORT = PORT + 4
 const base = `http://127.0.0.1:${PORT}`
 const simBase = `http://127.0.0.1:${SIM_PORT}`
 const PASSWORD = `Bench-${crypto.randomBytes(12).toString('base64url')}`
@@ -988,6 +992,73 @@ function firstPaintPath(timings) {
   }
 }
 
+/** Where a command is on PATH, or null. */
+function onPath(command) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, command)
+    try {
+      fs.accessSync(file, fs.constants.X_OK)
+      return file
+    } catch {
+      // not here
+    }
+  }
+  return null
+}
+
+/**
+ * The shop's front door as owners run it: Caddy with the repository's Caddyfile (deploy/), HTTPS
+ * from its local certificate authority, HTTP/2, compression, proxying to the web process. A
+ * shopper's phone meets the shop there, never the web process's own plain HTTP/1.1. Null, with
+ * the reason, when Caddy is not installed: the pages are then measured from the web process.
+ */
+async function startFrontDoor() {
+  const caddy = onPath('caddy')
+  if (!caddy) return { skipped: 'Caddy not found on PATH (apt-get install caddy)' }
+  const home = path.join(work, 'caddy')
+  const proc = launch(
+    'caddy',
+    caddy,
+    ['run', '--config', path.join(root, 'deploy/Caddyfile'), '--adapter', 'caddyfile'],
+    {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_DATA_HOME: path.join(home, 'data'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      SHOP_DOMAIN: `localhost:${FRONT_HTTPS_PORT}`,
+      SHOP_UPSTREAM: `127.0.0.1:${PORT}`,
+      CADDY_GLOBAL: [
+        'local_certs',
+        'skip_install_trust',
+        'admin off',
+        `http_port ${FRONT_HTTP_PORT}`,
+        `https_port ${FRONT_HTTPS_PORT}`,
+      ].join('\n'),
+    },
+  )
+  const front = `https://localhost:${FRONT_HTTPS_PORT}`
+  const ca = path.join(home, 'data/caddy/pki/authorities/local/root.crt')
+  await waitUntil(
+    async () => {
+      if (proc.child.exitCode !== null)
+        throw Object.assign(new Error(`Caddy exited:\n${proc.output()}`), { fatal: true })
+      if (!fs.existsSync(ca)) return false
+      // Node asks through Caddy with its certificate authority, as the browser will (HTTP/1.1 here).
+      const status = await new Promise((resolve) => {
+        https
+          .get(`${front}/healthz`, { ca: fs.readFileSync(ca) }, (res) => {
+            res.resume()
+            resolve(res.statusCode)
+          })
+          .on('error', () => resolve(0))
+      })
+      return status === 200
+    },
+    { timeoutMs: 30_000, what: 'Caddy in front of the shop' },
+  )
+  return { base: front, proc }
+}
+
 /** The machine's Chromium, or why the pages section cannot run. */
 function findChromium() {
   const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
@@ -1012,14 +1083,27 @@ async function benchPages() {
   const chromeLauncher = await import('chrome-launcher')
   const { computeMedianRun } = await import('lighthouse/core/lib/median-run.js')
   const products = await getJson(`${base}/api/products`)
+  const front = await startFrontDoor()
+  const via = front.base
+    ? 'through Caddy (deploy/Caddyfile: HTTPS, HTTP/2)'
+    : `from the web process (HTTP/1.1): ${front.skipped}`
+  log(`pages: measured ${via}`)
+  const pageBase = front.base ?? base
   const pages = [
-    ['/', `${base}/`],
-    ['/store', `${base}/store`],
-    ['/product/{id}', `${base}/product/${products[0].id}`],
+    ['/', `${pageBase}/`],
+    ['/store', `${pageBase}/store`],
+    ['/product/{id}', `${pageBase}/product/${products[0].id}`],
   ]
   const chrome = await chromeLauncher.launch({
     chromePath: chromium.path,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      // Caddy's certificate comes from its own local authority, which this browser does not know.
+      ...(front.base ? ['--ignore-certificate-errors'] : []),
+    ],
   })
   const rows = {}
   try {
@@ -1058,6 +1142,7 @@ async function benchPages() {
         scripts: scripts.map((i) => new URL(i.url).pathname),
         adminCode: scripts.some((i) => /admin/i.test(i.url)),
         fcpPath,
+        via,
         runs: runs.map((r) => Math.round(r.lhr.categories.performance.score * 100)),
         failed: Object.values(lhr.audits)
           .filter(
@@ -1074,6 +1159,7 @@ async function benchPages() {
     }
   } finally {
     await chrome.kill()
+    if (front.proc) await stop(front.proc)
   }
   results.pages = rows
 }

@@ -156,7 +156,9 @@ export function rowsOf(r) {
   if (r.pages) {
     const s = 'Pages (Lighthouse mobile)'
     if (r.pages.skipped) add(s, 'skipped', '-', '', { detail: r.pages.skipped })
-    else
+    else {
+      const via = Object.values(r.pages)[0]?.via
+      if (via) add(s, 'measured', '-', '', { detail: via })
       for (const [name, p] of Object.entries(r.pages)) {
         const path = p.fcpPath
           ? `; first paint waited for ${p.fcpPath.lastRequest.path} (${p.fcpPath.lastRequest.kB} KB, ${p.fcpPath.lastRequest.startMs}-${p.fcpPath.lastRequest.endMs} ms), main thread ${p.fcpPath.mainThreadMs} ms`
@@ -179,6 +181,7 @@ export function rowsOf(r) {
           met: p.jsKB < 80 && !p.adminCode,
         })
       }
+    }
   }
 
   if (r.memory) {

@@ -70,3 +70,36 @@ describe("the bench's ratios to Payload's REST", () => {
     ])
   })
 })
+
+describe("the bench's pages section", () => {
+  const page = (via: string) => ({
+    performance: 99,
+    accessibility: 100,
+    fcpMs: 1400,
+    lcpMs: 1500,
+    tbtMs: 40,
+    cls: 0,
+    jsKB: 76.8,
+    adminCode: false,
+    fcpPath: null,
+    via,
+    runs: [99, 99, 98, 100, 99],
+    failed: [],
+  })
+
+  it('says first how the pages were reached: through Caddy, or the web process and why', () => {
+    for (const via of [
+      'through Caddy (deploy/Caddyfile: HTTPS, HTTP/2)',
+      'from the web process (HTTP/1.1): Caddy not found on PATH (apt-get install caddy)',
+    ]) {
+      const rows = rowsOf({ pages: { '/': page(via), '/store': page(via) } })
+      const pages = rows.filter((r) => r.section === 'Pages (Lighthouse mobile)')
+      expect(pages[0]).toMatchObject({ label: 'measured', detail: via })
+      expect(pages.filter((r) => r.label === 'measured')).toHaveLength(1)
+      expect(pages.find((r) => r.label.includes('/store performance'))).toMatchObject({
+        value: 99,
+        met: true,
+      })
+    }
+  })
+})
