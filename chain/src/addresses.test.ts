@@ -157,6 +157,23 @@ describe('order addresses derived ahead', () => {
     )
   })
 
+  it('are derived on a thread of their own, never on the one that answers buyers', async () => {
+    // Issue 18: the web process derived them itself, in idle moments, and a rush past the
+    // prepared range derived each address while its buyer waited (a sixth of a checkout).
+    const network = 'main' as const
+    const xpub = XPUB_M
+    const ecdh = vi.spyOn(crypto.ECDH.prototype, 'setPrivateKey')
+    await prepareOrderAddresses({ xpub, network, from: 500, count: 200 })
+    const ahead = Array.from({ length: 200 }, (_, i) =>
+      deriveOrderAddress({ xpub, index: 500 + i, network }),
+    )
+    expect(ecdh).not.toHaveBeenCalled()
+    ecdh.mockRestore()
+    const root = HD.fromString(xpub)
+    for (const i of [0, 1, 63, 64, 65, 199])
+      expect(ahead[i]).toBe(root.derive(`m/0/${500 + i}`).pubKey.toAddress('mainnet'))
+  })
+
   it('move on with the orders: indexes before the new start are forgotten', async () => {
     const network = 'main' as const
     const xpub = XPUB_M_0H

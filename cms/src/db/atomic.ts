@@ -99,13 +99,38 @@ const nowIso = () => new Date().toISOString()
  * the catalogue's version reads the stock itself.)
  */
 
+/** SQLite: the products row is for sale (not deleted, not withdrawn). */
+const FOR_SALE = 'deleted_at IS NULL AND coalesce(is_available, 1) = 1'
+
 /** SQLite: one copy off the shelf of a product for sale; changes no row when none is left. */
 export function takeOneCopy(productId: string | number): InStatement {
   return {
     sql: `UPDATE products SET current_stock = current_stock - 1
-          WHERE id = ? AND current_stock > 0 AND deleted_at IS NULL AND coalesce(is_available, 1) = 1`,
+          WHERE id = ? AND current_stock > 0 AND ${FOR_SALE}`,
     args: [Number(productId)],
   }
+}
+
+/**
+ * SQLite, inside a write transaction: takes up to `wanted` copies of a product for sale off the
+ * shelf at once, answering how many it took (as many as are left, 0 when none is).
+ */
+export async function takeCopies(
+  tx: Pick<SqliteRunner, 'execute'>,
+  productId: string | number,
+  wanted: number,
+): Promise<number> {
+  const shelf = await tx.execute({
+    sql: `SELECT current_stock FROM products WHERE id = ? AND ${FOR_SALE}`,
+    args: [Number(productId)],
+  })
+  const taken = Math.min(wanted, Math.max(Number(shelf.rows[0]?.current_stock ?? 0), 0))
+  if (taken === 0) return 0
+  const took = await tx.execute({
+    sql: 'UPDATE products SET current_stock = current_stock - ? WHERE id = ? AND current_stock >= ?',
+    args: [taken, Number(productId), taken],
+  })
+  return took.rowsAffected === 1 ? taken : 0
 }
 
 /** Takes one copy off the shelf; false when none is left (or the product is not for sale). */
@@ -207,14 +232,17 @@ async function incrementCounter(
   return Number(result.rows[0]?.value)
 }
 
-/** SQLite: adds one to the counter `name` (created at 1), answering its new value as `value`. */
-export function counterIncrement(name: string): InStatement {
+/**
+ * SQLite: adds `by` (one unless told) to the counter `name` (created at `by`), answering its new
+ * value as `value`.
+ */
+export function counterIncrement(name: string, by = 1): InStatement {
   const at = nowIso()
   return {
-    sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, 1, ?, ?)
-          ON CONFLICT (name) DO UPDATE SET value = value + 1, updated_at = excluded.updated_at
+    sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, ?, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET value = value + excluded.value, updated_at = excluded.updated_at
           RETURNING value`,
-    args: [name, at, at],
+    args: [name, by, at, at],
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Client, Transaction } from '@libsql/client'
+import type { Client, InValue, Transaction } from '@libsql/client'
 import type { Payload } from 'payload'
 import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 
@@ -12,6 +12,7 @@ import {
   engineOf,
   reserveStockForOrder,
   sqlite,
+  takeCopies,
   takeOneCopy,
 } from './atomic'
 import { runInWriterScope } from './sqlite-client'
@@ -63,10 +64,40 @@ const COLUMNS = {
 
 const FIELDS = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]
 
-const INSERT_ORDER = `INSERT INTO orders (id, status, product_id, amount_satoshi_received,
+const ORDER_COLUMNS = `id, status, product_id, amount_satoshi_received,
     flags_paid_late, flags_paid_partial, flags_paid_over, flags_paid_invalid,
-    payment_address, address_index, created_at, updated_at, ${FIELDS.map((f) => COLUMNS[f]).join(', ')})
-  VALUES (${Array.from({ length: 12 + FIELDS.length }, () => '?').join(', ')})`
+    payment_address, address_index, created_at, updated_at, ${FIELDS.map((f) => COLUMNS[f]).join(', ')}`
+const ORDER_VALUES = `(${Array.from({ length: 12 + FIELDS.length }, () => '?').join(', ')})`
+
+/** SQLite: inserts `count` orders in one statement (its text, one per count, is prepared once). */
+const insertOrders = (count: number) =>
+  `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ${Array.from({ length: count }, () => ORDER_VALUES).join(', ')}`
+
+/** The values of one new order's row, in ORDER_COLUMNS' order. */
+function orderRow(
+  id: string,
+  fields: NewOrderFields,
+  addressIndex: number,
+  address: string,
+  now: string,
+): InValue[] {
+  const { flags } = NEW_ORDER_DEFAULTS
+  return [
+    id,
+    NEW_ORDER_DEFAULTS.status,
+    Number(fields.product),
+    NEW_ORDER_DEFAULTS.amountSatoshiReceived,
+    Number(flags.paidLate),
+    Number(flags.paidPartial),
+    Number(flags.paidOver),
+    Number(flags.paidInvalid),
+    address,
+    addressIndex,
+    now,
+    now,
+    ...FIELDS.map((field) => fields[field] ?? null),
+  ]
+}
 
 /** What one checkout hands to `storeNewOrder`. */
 type NewOrder = {
@@ -81,10 +112,11 @@ type Stored = { orderId: string } | null
  * Stores a new order holding one copy of its book, with a never-used address index and the
  * address derived from it, in one transaction: all of it or nothing (null when no copy is left).
  *
- * On SQLite, checkout's hot path (decision 014): three statements (the index, the order row, the
- * copy) without Payload's create, which cost more than the rest of a checkout together (issue
- * 18). The checkouts that reach this point in the same turn of the event loop are committed
- * together (`writeGroups`): one fsync for all of them instead of one each. The new order's rules
+ * On SQLite, checkout's hot path (decision 014): plain statements (the copies, the indexes, the
+ * order rows) without Payload's create, which cost more than the rest of a checkout together
+ * (issue 18). The checkouts that reach this point in the same turn of the event loop are written
+ * together (`writeGroups`, `storeTogether`): one transaction, a few statements and one fsync for
+ * all of them instead of their own each. The new order's rules
  * come from the collection (`collections/Orders/newOrder.ts`); `cms/test/checkout/order-row.test.ts`
  * checks the row equals the one Payload's create writes. On MongoDB, Payload's create in one
  * transaction.
@@ -143,7 +175,9 @@ async function writeGroup(client: Client, group: Waiting[]) {
   let tx: Transaction | undefined
   try {
     tx = await client.transaction('write')
-    for (const order of group) outcomes.push(await storeOne(tx, order))
+    const together = await storeTogether(tx, group)
+    if (together) outcomes.push(...together)
+    else for (const order of group) outcomes.push(await storeOne(tx, order))
     await tx.commit()
   } catch (error) {
     // Nothing of the group is stored (the commit failed, or the transaction could not begin).
@@ -166,6 +200,55 @@ async function writeGroup(client: Client, group: Waiting[]) {
 }
 
 /**
+ * The whole group at once, in four statements whatever its size: the copies of its book taken
+ * together (`takeCopies`; the first orders in the group get them), as many address indexes
+ * claimed in one step, and every order that got a copy inserted in one statement. Under a rush
+ * each checkout ran five statements of its own in the group (a savepoint, the index, the row, the
+ * copy, a release), and SQLite's calls were a quarter of the web process's time (issue 18). When
+ * any of it fails (an address that cannot be derived, a row SQLite refuses), none of it is kept
+ * and the group goes one order at a time (`storeOne`), so one bad order fails alone.
+ */
+async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[] | null> {
+  await tx.execute('SAVEPOINT new_orders')
+  try {
+    const wanted = new Map<number, number>()
+    for (const { fields } of group) {
+      const product = Number(fields.product)
+      wanted.set(product, (wanted.get(product) ?? 0) + 1)
+    }
+    const copies = new Map<number, number>()
+    for (const [product, count] of wanted) copies.set(product, await takeCopies(tx, product, count))
+    const sold = group.map(({ fields }) => {
+      const left = copies.get(Number(fields.product))!
+      copies.set(Number(fields.product), Math.max(left - 1, 0))
+      return left > 0
+    })
+    const count = sold.filter(Boolean).length
+    const stored: Stored[] = group.map(() => null)
+    if (count > 0) {
+      const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER, count))
+      let addressIndex = Number(counted.rows[0]?.value) - count
+      const now = new Date().toISOString()
+      const args: InValue[] = []
+      group.forEach(({ fields, addressFor }, i) => {
+        if (!sold[i]) return
+        const id = newOrderId()
+        args.push(...orderRow(id, fields, addressIndex, addressFor(addressIndex), now))
+        stored[i] = { orderId: id }
+        addressIndex += 1
+      })
+      await tx.execute({ sql: insertOrders(count), args })
+    }
+    await tx.execute('RELEASE new_orders')
+    return stored
+  } catch {
+    await tx.execute('ROLLBACK TO new_orders')
+    await tx.execute('RELEASE new_orders')
+    return null
+  }
+}
+
+/**
  * One order of a group, under a savepoint: an order whose copy is gone, or whose address cannot
  * be derived, leaves nothing behind (no order, no copy, no index) and the others go on.
  */
@@ -175,29 +258,14 @@ async function storeOne(
 ): Promise<Stored | { failed: unknown }> {
   const id = newOrderId()
   const now = new Date().toISOString()
-  const { flags } = NEW_ORDER_DEFAULTS
   await tx.execute('SAVEPOINT new_order')
   try {
     const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER))
     const addressIndex = Number(counted.rows[0]?.value) - 1
     const [, taken] = await tx.batch([
       {
-        sql: INSERT_ORDER,
-        args: [
-          id,
-          NEW_ORDER_DEFAULTS.status,
-          Number(fields.product),
-          NEW_ORDER_DEFAULTS.amountSatoshiReceived,
-          Number(flags.paidLate),
-          Number(flags.paidPartial),
-          Number(flags.paidOver),
-          Number(flags.paidInvalid),
-          addressFor(addressIndex),
-          addressIndex,
-          now,
-          now,
-          ...FIELDS.map((field) => fields[field] ?? null),
-        ],
+        sql: insertOrders(1),
+        args: orderRow(id, fields, addressIndex, addressFor(addressIndex), now),
       },
       takeOneCopy(fields.product),
     ])

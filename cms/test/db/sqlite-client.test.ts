@@ -268,6 +268,46 @@ describe('the SQLite client (our Client over long-lived libsql connections)', ()
     expect(found.rows[0]!.n).toBe(0)
   })
 
+  it('writes the unsynced statements of a turn in one transaction, each with its own outcome', async () => {
+    // Issue 18: each rate-limit hit was a transaction of its own, seven statements (pragmas,
+    // BEGIN, itself, COMMIT), and under a rush those were most of SQLite's calls.
+    const probe = new Database(':memory:')
+    const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
+      'run' | 'all',
+      (...args: unknown[]) => unknown
+    >
+    probe.close()
+    const original = { run: proto.run, all: proto.all }
+    let calls = 0
+    for (const method of ['run', 'all'] as const)
+      proto[method] = function counted(this: unknown, ...args: unknown[]) {
+        calls += 1
+        return original[method].apply(this, args)
+      }
+    const names = Array.from({ length: 20 }, (_, i) => (i === 12 ? 'unsynced-3' : `unsynced-${i}`))
+    let outcomes: PromiseSettledResult<unknown>[]
+    try {
+      outcomes = await Promise.allSettled(
+        names.map((name) =>
+          client.executeWithoutSync({ sql: 'INSERT INTO t (name) VALUES (?)', args: [name] }),
+        ),
+      )
+    } finally {
+      Object.assign(proto, original)
+    }
+    expect(calls).toBeLessThanOrEqual(30)
+    // The duplicate fails alone; the others are stored.
+    expect(outcomes.map((o) => o.status)).toEqual(
+      names.map((_, i) => (i === 12 ? 'rejected' : 'fulfilled')),
+    )
+    expect((outcomes[12] as PromiseRejectedResult).reason).toMatchObject({
+      code: expect.stringMatching(/^SQLITE_CONSTRAINT/),
+    })
+    const stored = await client.execute("SELECT count(*) AS n FROM t WHERE name LIKE 'unsynced-%'")
+    expect(Number(stored.rows[0]!.n)).toBe(19)
+    expect((await client.execute('PRAGMA synchronous')).rows[0]![0]).toBe(2)
+  })
+
   it('reuses its connections and prepared statements across many transactions', async () => {
     const work = async () => {
       for (let i = 0; i < 3; i += 1) {
