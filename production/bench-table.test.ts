@@ -58,6 +58,14 @@ describe("the bench's ratios to Payload's REST", () => {
     ])
   })
 
+  it("say which runs Payload's write was the mean of", () => {
+    const results = checkout({ '201': 1000 })
+    const [row] = payloadRows({
+      checkout: { ...results, payloadRest: { ...results.payloadRest, runs: [45, 55] } },
+    })
+    expect(row!.detail).toBe('Payload REST p50 200 ms, p99 800 ms; mean of runs at 45 and 55/s')
+  })
+
   it('are no measurement, never met, when Payload refused any request, and say so', () => {
     const rows = payloadRows({
       catalogue: catalogue(884),
