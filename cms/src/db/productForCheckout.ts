@@ -1,3 +1,4 @@
+import type { InValue } from '@libsql/client'
 import { normalizeProductType } from '@shop/domain'
 import type { Payload } from 'payload'
 
@@ -32,11 +33,15 @@ const orNull = <T>(value: unknown, as: (v: unknown) => T): T | null =>
  * under 50 buyers at once (issue 18). The one read hook that changes these fields (old types PDF
  * and EPUB read as DIGITAL) is applied here too; `cms/test/checkout/order-row.test.ts` checks the
  * answer equals Payload's read of the same product. On MongoDB, Payload's `findByID`.
+ *
+ * `also`: scalar columns read in the same statement on SQLite (checkout's count of the buyer's
+ * waiting orders), answered as `also`; on MongoDB they are not read (`also` is undefined).
  */
 export async function productForCheckout(
   payload: Payload,
   id: string,
-): Promise<CheckoutProduct | null> {
+  also?: { sql: string; args: InValue[] },
+): Promise<(CheckoutProduct & { also?: Record<string, unknown> }) | null> {
   if (!isDocumentId(payload, id)) return null
   if (engineOf(payload) === 'mongodb') {
     const product = (await payload.findByID({
@@ -47,7 +52,14 @@ export async function productForCheckout(
     })) as Product | null
     return product
   }
-  const result = await sqlite(payload).execute({ sql: SELECT_PRODUCT, args: [Number(id)] })
+  const result = await sqlite(payload).execute(
+    also
+      ? {
+          sql: SELECT_PRODUCT.replace(' FROM products', `, ${also.sql} FROM products`),
+          args: [...also.args, Number(id)],
+        }
+      : { sql: SELECT_PRODUCT, args: [Number(id)] },
+  )
   const row = result.rows[0]
   if (!row) return null
   return {
@@ -59,5 +71,6 @@ export async function productForCheckout(
     currentStock: Number(row.current_stock),
     isAvailable: orNull(row.is_available, (v) => Boolean(Number(v))),
     deletedAt: orNull(row.deleted_at, String),
+    ...(also ? { also: row as Record<string, unknown> } : {}),
   }
 }

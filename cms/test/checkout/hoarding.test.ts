@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
+import { sqlite } from '../../src/db/atomic'
 import type { Order, Product } from '../../src/payload-types'
 import { SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
@@ -51,6 +52,30 @@ const stock = async () =>
     .currentStock
 
 describe('unpaid orders from one buyer', () => {
+  it('are counted in the statement that reads the book: one read per checkout', async () => {
+    // Issue 18: the book and the buyer's waiting orders were two statements, a tenth of the web
+    // process under a rush.
+    const client = sqlite(shop.payload)
+    const execute = vi.spyOn(client, 'execute')
+    let statements: string[]
+    let placed: Awaited<ReturnType<typeof order>>
+    try {
+      placed = await order('one-read@example.com')
+      statements = execute.mock.calls.map(([stmt]) => (typeof stmt === 'string' ? stmt : stmt.sql))
+    } finally {
+      execute.mockRestore()
+    }
+    expect(placed.status).toBe(201)
+    // Past its expiry, so it waits no more and the tests below start with no waiting order.
+    await client.execute({
+      sql: 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?',
+      args: [new Date(Date.now() - 60_000).toISOString(), placed.body.orderId!],
+    })
+    const counting = statements.filter((sql) => sql.includes('by_client'))
+    expect(counting).toHaveLength(1)
+    expect(counting[0]).toMatch(/FROM products WHERE id = \?/)
+  })
+
   it('are bounded per e-mail address (whatever its case) and per client, with a clear message', async () => {
     const before = await stock()
     expect((await order('hoarder@example.com')).status).toBe(201)

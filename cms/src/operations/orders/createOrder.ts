@@ -14,7 +14,12 @@ import type { Payload } from 'payload'
 import type { Env } from '../../config/env'
 import { productForCheckout } from '../../db/productForCheckout'
 import { storeNewOrder } from '../../db/storeNewOrder'
-import { clientKeyOf, hoardingProblem } from './limitOpenOrders'
+import {
+  clientKeyOf,
+  hoardingProblem,
+  waitingCountsOf,
+  waitingOrdersColumns,
+} from './limitOpenOrders'
 import {
   deriveOrderAddress,
   normalizeTokenAddress,
@@ -79,7 +84,14 @@ export async function createOrder({
     )
   }
 
-  const product = await productForCheckout(payload, input.productId)
+  // The buyer's waiting orders are counted in the product's statement (one read, not two).
+  const clientKey = clientKeyOf(payload, clientAddress)
+  const waitingOf = { limits: env, clientKey, email }
+  const product = await productForCheckout(
+    payload,
+    input.productId,
+    waitingOrdersColumns(waitingOf),
+  )
   if (!product || product.deletedAt)
     throw new OrderRequestError('This book is no longer available.', 404)
   if (!product.isAvailable) throw new OrderRequestError('This book is not available for sale.', 409)
@@ -98,8 +110,11 @@ export async function createOrder({
     if (phone && !isPhoneNumber(phone)) throw new OrderRequestError(PHONE_RULE)
   }
 
-  const clientKey = clientKeyOf(payload, clientAddress)
-  const hoarding = await hoardingProblem({ payload, limits: env, clientKey, email })
+  const hoarding = await hoardingProblem({
+    payload,
+    ...waitingOf,
+    counted: product.also && waitingCountsOf(product.also),
+  })
   if (hoarding) throw new OrderRequestError(hoarding, 429)
 
   // A printed book's shipping is part of the price paid, so the BSV amount due covers it.
