@@ -26,7 +26,7 @@ export function apiRouter({ payload, logger }: { payload: Payload; logger: Logge
   router.use('/admin', adminRouter({ payload, logger, publicUrl: env.publicUrl }))
   router.use(contentRouter({ payload }))
   router.use('/bsv-price', bsvPriceRouter({ logger }))
-  router.use('/orders', ordersRouter({ payload, logger }))
+  router.use('/orders', ordersRouter({ payload }))
   router.use('/shop-config', shopConfigRouter())
   router.use('/test-mode', testModeRouter({ payload, logger }))
 

@@ -8,6 +8,7 @@ import type { Payload } from 'payload'
 
 import { apiRouter } from '../api'
 import { downloadRouter } from '../api/download'
+import { checkoutRouter } from '../api/orders'
 import { productsRouter } from '../api/products'
 import { createCatalogue } from '../operations/products/catalogue'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
@@ -86,6 +87,8 @@ export function createApp({
   // The public catalogue, the hottest path: from memory, before request logging and compression.
   const catalogue = createCatalogue(payload)
   app.use('/api/products', storefrontCsp, productsRouter({ catalogue, logger }))
+  // Checkout, the other hot path under a rush: its own request line, no compression (decision 014).
+  app.use('/api/orders/create', storefrontCsp, checkoutRouter({ payload, logger }))
 
   app.use(
     pinoHttp({

@@ -7,7 +7,7 @@ import pino from 'pino'
 import { pinoHttp } from 'pino-http'
 import { describe, expect, it } from 'vitest'
 
-import { orderIdOf, requestLogOptions } from './requestLog'
+import { logEachRequest, orderIdOf, requestLogOptions } from './requestLog'
 
 /** Issue 17, part 8: each request line carried every header (1.4 KB). Now one short line. */
 describe('the request log', () => {
@@ -42,6 +42,31 @@ describe('the request log', () => {
     expect(lines[0]).not.toContain('secret-in-query')
     expect(lines[0]).not.toContain('xxxxxxxx')
     expect(lines[0]!.length).toBeLessThan(300)
+  })
+
+  it("is the same line, at the status's level, from a route ahead of pino-http (checkout)", async () => {
+    const lines: [string, string][] = []
+    const logger = {
+      info: (line: string) => void lines.push(['info', line]),
+      warn: (line: string) => void lines.push(['warn', line]),
+      error: (line: string) => void lines.push(['error', line]),
+    }
+    const app = express()
+    app.use('/api/orders/create', logEachRequest(logger), (req, res) => {
+      res.status(Number(req.query.status)).json({ ok: true })
+    })
+    const server = http.createServer(app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    for (const status of [201, 429, 503])
+      await fetch(`http://127.0.0.1:${port}/api/orders/create?status=${status}`, { method: 'POST' })
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    expect(lines.map(([level]) => level)).toEqual(['info', 'warn', 'error'])
+    expect(lines.map(([, line]) => line.replace(/\d+ ms$/, 'N ms'))).toEqual([
+      'POST /api/orders/create 201 N ms',
+      'POST /api/orders/create 429 N ms',
+      'POST /api/orders/create 503 N ms',
+    ])
   })
 
   it('finds the order id in the paths that carry one', () => {

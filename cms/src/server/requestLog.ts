@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { performance } from 'node:perf_hooks'
+
+import type { RequestHandler } from 'express'
 
 import type { Options } from 'pino-http'
+
+import type { Logger } from './logger'
 
 /** The order a request is about, when its path names one (/api/orders/{id}/..., /pay/{id}). */
 export function orderIdOf(url: string | undefined): string | undefined {
@@ -35,4 +40,30 @@ export const requestLogOptions: Options = {
     return orderId ? { orderId } : {}
   },
   customAttributeKeys: { req: 'req', res: 'res', responseTime: 'ms' },
+}
+
+/**
+ * The same line, written by a route mounted ahead of pino-http (checkout): at the level pino-http
+ * gives it (error for 5xx, warn for 4xx, info otherwise), or "failed" when the client went away
+ * before the answer was sent.
+ */
+export function logEachRequest(logger: Pick<Logger, 'info' | 'warn' | 'error'>): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now()
+    res.once('close', () => {
+      if (!res.writableFinished) {
+        logger.warn(`${req.method} ${(req.originalUrl ?? '').split('?')[0]} failed`)
+        return
+      }
+      const line = requestLine(
+        { method: req.method, url: req.originalUrl },
+        res,
+        performance.now() - started,
+      )
+      if (res.statusCode >= 500) logger.error(line)
+      else if (res.statusCode >= 400) logger.warn(line)
+      else logger.info(line)
+    })
+    next()
+  }
 }

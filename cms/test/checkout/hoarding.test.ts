@@ -44,6 +44,7 @@ const order = async (userEmail: string) => {
   })
   return {
     status: response.status,
+    headers: response.headers,
     body: (await response.json()) as { success: boolean; orderId?: string; error?: string },
   }
 }
@@ -66,6 +67,11 @@ describe('unpaid orders from one buyer', () => {
       execute.mockRestore()
     }
     expect(placed.status).toBe(201)
+    // Answered ahead of compression (decision 014), which wrapped every answer, marked each one
+    // Vary: Accept-Encoding and left a 60-byte answer as it was; the API's headers are kept.
+    expect(placed.headers.get('vary')).toBeNull()
+    expect(placed.headers.get('cache-control')).toBe('no-store')
+    expect(placed.headers.get('content-security-policy')).toContain("default-src 'self'")
     // Past its expiry, so it waits no more and the tests below start with no waiting order.
     await client.execute({
       sql: 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?',
