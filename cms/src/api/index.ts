@@ -12,8 +12,9 @@ import { shopConfigRouter } from './shop-config'
 import { testModeRouter } from './test-mode'
 
 /**
- * The spec's /api. Body parsers live here only: mounted globally they would consume the
- * bodies Payload's own routes under /cms need.
+ * The spec's /api (checkout's `POST /api/orders/create` has its own door, `checkoutRouter`).
+ * Body parsers live here and there only: mounted globally they would consume the bodies
+ * Payload's own routes under /cms need.
  */
 export function apiRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {
   const router = Router()
