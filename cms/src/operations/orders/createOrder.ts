@@ -139,7 +139,7 @@ export async function createOrder({
     addressFor: (index) => {
       const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
       const address = deriveOrderAddress({ ...wallet, index })
-      // The next ones are derived while the shop is idle, not while a buyer waits (issue 18).
+      // The next ones are derived on the address thread, not while a buyer waits (issue 18).
       void prepareOrderAddresses({ ...wallet, from: index + 1 })
       return address
     },

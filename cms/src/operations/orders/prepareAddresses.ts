@@ -5,7 +5,7 @@ import type { Env } from '../../config/env'
 import { highestAddressIndex } from '../dashboard/getAdminStats'
 
 /**
- * Starts deriving the payment addresses the next orders will take, while the web process is idle
+ * Starts deriving the payment addresses the next orders will take, on the address thread
  * (`prepareOrderAddresses`): a rush right after a start finds them ready. Each checkout moves the
  * range on (`createOrder`).
  */
