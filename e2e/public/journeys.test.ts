@@ -31,8 +31,9 @@ describe('a visitor finding their way around the public site', () => {
         .getByRole('link', { name: label, exact: true })
         .click()
       await page.waitForURL((url) => url.pathname === path)
-      // route changes start at the top of the page
-      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+      // route changes start at the top of the page (once React has drawn the new one: on a
+      // loaded CI machine that took over a second, the poll's default wait)
+      await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 10_000 }).toBe(0)
     }
 
     const legal = footer.getByRole('navigation', { name: 'Legal' })
