@@ -18,7 +18,7 @@ import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
-import { requestLogOptions } from './requestLog'
+import { requestLevel, requestLogOptions } from './requestLog'
 import { precompressedFiles } from './precompressed'
 import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
@@ -94,8 +94,7 @@ export function createApp({
     pinoHttp({
       logger,
       autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      customLogLevel: (_req, res, err) => requestLevel(res.statusCode, err),
       ...requestLogOptions,
     }),
   )

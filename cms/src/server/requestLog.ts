@@ -29,6 +29,10 @@ export function requestLine(
   return `${req.method} ${path} ${res.statusCode} ${Math.round(ms)} ms`
 }
 
+/** The level of a request's line: error for a failure or a 5xx, warn for a 4xx, info otherwise. */
+export const requestLevel = (status: number, failed?: unknown): 'error' | 'warn' | 'info' =>
+  failed || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+
 /** pino-http's options for that line. */
 export const requestLogOptions: Options = {
   // The request and response objects are not logged at all: the message says it all.
@@ -60,9 +64,7 @@ export function logEachRequest(logger: Pick<Logger, 'info' | 'warn' | 'error'>):
         res,
         performance.now() - started,
       )
-      if (res.statusCode >= 500) logger.error(line)
-      else if (res.statusCode >= 400) logger.warn(line)
-      else logger.info(line)
+      logger[requestLevel(res.statusCode)](line)
     })
     next()
   }
