@@ -164,6 +164,7 @@ export function deriveOrderAddress({ xpub, index, network }: Wallet & { index: n
 export const ORDER_ADDRESSES_AHEAD = 1000
 
 type Prepared = {
+  wallet: Wallet
   ready: Map<number, string>
   from: number
   count: number
@@ -198,7 +199,7 @@ export function prepareOrderAddresses({
   const key = walletKey({ xpub, network })
   let state = prepared.get(key)
   if (!state) {
-    state = { ready: new Map(), from, count, askedTo: from }
+    state = { wallet: { xpub, network }, ready: new Map(), from, count, askedTo: from }
     prepared.set(key, state)
   }
   if (from > state.from) forget(state, from)
@@ -214,13 +215,14 @@ export function prepareOrderAddresses({
   // the turn of the event loop.
   const part = Math.max(1, count >> 3)
   if (!state.asking && end - Math.max(state.askedTo, state.from) >= part && !threadFailed)
-    state.asking = setImmediate(() => ask({ xpub, network }, state)).unref()
+    state.asking = setImmediate(() => ask(state)).unref()
   settleIfReady(state)
   return promise
 }
 
 /** Asks the address thread for the indexes of the range not asked for yet. */
-function ask({ xpub, network }: Wallet, state: Prepared) {
+function ask(state: Prepared) {
+  const { xpub, network } = state.wallet
   state.asking = undefined
   const end = Math.min(state.from + state.count, 2 ** 31)
   const from = Math.max(state.askedTo, state.from)
@@ -289,13 +291,12 @@ function addressThread(): Worker | undefined {
   thread.on('message', (part: AddressPart) => {
     const state = prepared.get(part.key)
     if (!state) return
-    const [network, xpub] = splitKey(part.key)
     part.addresses.forEach((address, i) => {
       const index = part.from + i
       if (index < state.from) return
       state.ready.set(
         index,
-        address ?? parentAt(xpub, 'm/0').hd.deriveChild(index).pubKey.toAddress(toNetwork(network)),
+        address ?? deriveP2PKHAddress({ ...state.wallet, path: `m/0/${index}` }),
       )
     })
     settleIfReady(state)
@@ -307,11 +308,6 @@ function addressThread(): Worker | undefined {
     for (const state of prepared.values()) settleIfReady(state)
   })
   return thread
-}
-
-const splitKey = (key: string): [BsvNetwork, string] => {
-  const cut = key.indexOf('|')
-  return [key.slice(0, cut) as BsvNetwork, key.slice(cut + 1)]
 }
 
 /**
