@@ -56,11 +56,24 @@ export async function startSmtpServer() {
   }
 }
 
-/** A free TCP port on loopback (for processes that must be told theirs). */
+/** Ports this process has handed out already. */
+const handedOut = new Set()
+
+/**
+ * A free TCP port on loopback, for processes that must be told theirs: free now, and never one
+ * handed out before in this process. The kernel may give a port it just freed again at once: two
+ * calls in a row once answered the same port (a fresh-clone CI run put Caddy's HTTP and HTTPS on
+ * one port, and the shop never answered through it).
+ */
 export async function freePort() {
-  const server = http.createServer()
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address()
-  await new Promise((resolve) => server.close(() => resolve()))
-  return port
+  for (;;) {
+    const server = http.createServer()
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address()
+    await new Promise((resolve) => server.close(() => resolve()))
+    if (!handedOut.has(port)) {
+      handedOut.add(port)
+      return port
+    }
+  }
 }
