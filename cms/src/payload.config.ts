@@ -23,6 +23,7 @@ import { fromRoot } from './config/paths'
 import { env } from './config/runtime'
 import { databaseAdapter } from './db/adapter'
 import { emailAdapter } from './email/adapter'
+import { restrictDocumentLocks } from './collections/hooks/documentLocks'
 import { globals } from './globals'
 import { shopJobs } from './jobs'
 import { storageAdminDependencies, storagePlugins } from './storage'
@@ -80,4 +81,4 @@ export default buildConfig({
   logger: { options: { name: 'payload', level: env.logLevel } },
   typescript: { outputFile: fromRoot('cms/src/payload-types.ts'), autoGenerate: false },
   upload: { limits: { fileSize: env.maxUploadMb * 1024 * 1024 } },
-})
+}).then(restrictDocumentLocks)

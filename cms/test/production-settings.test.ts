@@ -236,6 +236,26 @@ describe('production database', () => {
       expect(register.status).toBe(403)
       expect(await register.text()).toContain('npm run create-admin')
       expect((await fetch(`${base}/cms/create-first-user`)).status).toBe(403)
+      // ...by any other spelling of the path either (the Staff collection refuses it too).
+      for (const spelling of [
+        '/cms/api/staff/first-regist%65r',
+        '/cms/api/staff/first-register/',
+        '/cms//api/staff/first-register',
+        '/cms/api/%73taff/first-register',
+      ]) {
+        const other = await fetch(`${base}${spelling}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            email: 'intruder@example.com',
+            password: 'Quartz-ledger-owner-7193',
+          }),
+        })
+        expect(other.status, spelling).toBe(403)
+        expect(await other.text(), spelling).toContain('npm run create-admin')
+      }
+      for (const spelling of ['/cms/create-first-user/', '/cms/create-first-us%65r'])
+        expect((await fetch(`${base}${spelling}`)).status, spelling).toBe(403)
       // The developer's mailbox and the e-mail previews are test mode's only.
       for (const path of [
         '/test-mode/outbox',

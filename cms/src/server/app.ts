@@ -23,6 +23,7 @@ import { precompressedFiles } from './precompressed'
 import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
 import { fileStoreOf } from '../storage'
+import { canonicalPath } from './canonicalPath'
 import { cmsContentSecurityPolicy } from './cmsCsp'
 import { closeFirstRegister, hideMigrations, limitCmsAuth } from './cmsDoors'
 import { guardCmsQueries } from './cmsQueryGuard'
@@ -70,6 +71,8 @@ export function createApp({
 }: CreateAppArgs): Express {
   const app = express()
   app.disable('x-powered-by')
+  // Every guard below sees a path in one spelling only (canonicalPath.ts).
+  app.use(canonicalPath)
   // Each request is one writer scope: a write Payload makes beside the transaction it opened
   // joins that transaction instead of deadlocking on it (db/sqlite-client.ts, point 4).
   app.use((_req, _res, next) => runInWriterScope(next))

@@ -2,15 +2,13 @@ import type { RequestHandler } from 'express'
 import { rateLimit } from 'express-rate-limit'
 import type { Payload } from 'payload'
 
+import { FIRST_REGISTER_CLOSED as MESSAGE } from '../collections/Staff/hooks/closeFirstRegister'
 import { DatabaseRateLimitStore } from './rateLimitStore'
 
-const MESSAGE =
-  'This shop creates its first admin from the command line: run `npm run create-admin` on the server.'
-
 /**
- * In production, Payload's open "create the first user" door is shut, whether or not a user
- * exists yet: on a fresh shop the first visitor would otherwise become its admin. The owner
- * creates the first admin with `npm run create-admin`.
+ * In production, Payload's "create the first user" screen and route answer that the first admin
+ * is made from the command line. The Staff collection refuses such a create itself
+ * (hooks/closeFirstRegister.ts); this gives the screen its plain answer.
  */
 export function closeFirstRegister(): RequestHandler {
   return (req, res, next) => {

@@ -68,6 +68,9 @@ export function guardCmsQueries({ payload }: { payload: Payload }): RequestHandl
   }
 
   const valueProblem = (field: FlattenedField | undefined, operator: string, raw: unknown) => {
+    // A nested object where a value belongs (`[equals][x]=1`) reached the database adapter.
+    const plain = (value: unknown) => value === null || typeof value !== 'object'
+    if (Array.isArray(raw) ? !raw.every(plain) : !plain(raw)) return 'a plain value'
     if (operator === 'exists') return /^(true|false)$/.test(String(raw)) ? null : 'true or false'
     if (!field) return null
     const values =

@@ -5,6 +5,7 @@ import { isAdminOrSelf } from '../../access/isAdminOrSelf'
 import { STAFF_ROLES } from '../../access/roles'
 import { env } from '../../config/runtime'
 import { slugs } from '../slugs'
+import { closeFirstRegister } from './hooks/closeFirstRegister'
 import { firstStaffIsAdmin } from './hooks/firstStaffIsAdmin'
 import { capSessionAge, requireCurrentPassword } from './hooks/accountChanges'
 import { enforcePasswordPolicy } from './hooks/passwordPolicy'
@@ -29,6 +30,7 @@ export const Staff: CollectionConfig = {
   },
   hooks: {
     beforeOperation: [
+      closeFirstRegister(env),
       signInThrottle.beforeOperation,
       capSessionAge,
       requireCurrentPassword,
