@@ -9,21 +9,37 @@ import type { RequestHandler } from 'express'
  * and encoded again in one way. Every later guard, router and Next see that one form.
  *
  * A segment that decodes to something no path of the shop has (a `/`, `\`, `%` or NUL inside
- * it, `.` or `..`, malformed escapes) is refused with a 400: decoding it again downstream
- * (Payload's file routes do) would reach another path than the guards saw.
+ * it, `.` or `..`, a malformed escape) is refused with a 400 under /cms and /_next, where
+ * Payload and Next would decode it again and reach another path than the guards saw. Elsewhere
+ * the path stays as it came: the shop's own routes match it raw and answer it as before.
  */
 export const canonicalPath: RequestHandler = (req, res, next) => {
   const url = req.url
   const queryAt = url.indexOf('?')
   const rawPath = queryAt === -1 ? url : url.slice(0, queryAt)
-  const query = queryAt === -1 ? '' : url.slice(queryAt)
   const canonical = canonicalPathOf(rawPath)
   if (canonical === null) {
-    res.status(400).type('text/plain').send('Bad path.')
-    return
+    if (DECODING_PREFIX.test(safelyDecoded(rawPath))) {
+      res.status(400).json({ errors: [{ message: 'Bad path.' }] })
+      return
+    }
+  } else if (canonical !== rawPath) {
+    req.url = canonical + (queryAt === -1 ? '' : url.slice(queryAt))
   }
-  if (canonical !== rawPath) req.url = canonical + query
   next()
+}
+
+/** Where Next and Payload decode the path once more before matching it. */
+const DECODING_PREFIX = /^\/+(cms|_next)(\/|$)/
+
+const safelyDecoded = (path: string) => {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+      .replace(/%(?![0-9a-f]{2})/gi, '')
+      .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  }
 }
 
 /** The canonical spelling of a raw URL path, or null when it cannot be one of the shop's. */

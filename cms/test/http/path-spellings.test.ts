@@ -71,6 +71,7 @@ describe('no spelling of a path answers 5xx or names the server', () => {
     ['/cms/api/media/file/..%252f..%252fx', [400, 404]],
     ['/cms/api/papers?where[or][0][title][equals][x]=1', [400]],
     ['/cms/api/%zz', [400]],
+    ['/c%6ds/api/%zz', [400]],
   ])('GET %s', async (path, expected) => {
     const answer = await get(path, { authorization: `JWT ${editorJwt}` })
     expect(expected, `${answer.status} ${answer.text.slice(0, 200)}`).toContain(answer.status)
