@@ -3,13 +3,10 @@ import type { Express, RequestHandler } from 'express'
 import path from 'node:path'
 import compression from 'compression'
 import helmet from 'helmet'
-import { pinoHttp } from 'pino-http'
 import type { Payload } from 'payload'
 
 import { apiRouter } from '../api'
 import { downloadRouter } from '../api/download'
-import { checkoutRouter } from '../api/orders'
-import { productsRouter } from '../api/products'
 import { createCatalogue } from '../operations/products/catalogue'
 import { testModeOutboxRouter } from '../api/test-mode-outbox'
 import type { Env } from '../config/env'
@@ -18,7 +15,6 @@ import { fromRoot } from '../config/paths'
 import { runInWriterScope } from '../db/sqlite-client'
 import { limitCmsBodies } from './cmsBodyLimits'
 import { noStoreForPrivateAnswers } from './privateAnswers'
-import { requestLevel, requestLogOptions } from './requestLog'
 import { precompressedFiles } from './precompressed'
 import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
@@ -87,22 +83,12 @@ export function createApp({
       crossOriginEmbedderPolicy: false,
     }),
   )
-  // The public catalogue, the hottest path: from memory, before request logging and compression.
+  // The spec's /api, every route of it in one place (api/index.ts), ahead of the request log and
+  // compression the rest of the app uses (the API has its own, beside its hot paths).
   const catalogue = createCatalogue(payload)
-  app.use('/api/products', storefrontCsp, productsRouter({ catalogue, logger }))
-  // Checkout, the other hot path under a rush: its own request line, no compression (decision 014).
-  app.use('/api/orders/create', storefrontCsp, checkoutRouter({ payload, logger }))
+  app.use('/api', storefrontCsp, apiRouter({ payload, logger, catalogue }))
 
-  app.use(
-    pinoHttp({
-      logger,
-      autoLogging: { ignore: (req) => !(req.url ?? '').startsWith('/api') },
-      customLogLevel: (_req, res, err) => requestLevel(res.statusCode, err),
-      ...requestLogOptions,
-    }),
-  )
-
-  // gzip for the storefront's files, pages and API answers over 1 KB; Next compresses its own.
+  // gzip for the storefront's files and pages over 1 KB; Next compresses its own.
   app.use(
     compression({
       filter: (req, res) => !/^\/(cms|_next)(\/|$)/.test(req.path) && compression.filter(req, res),
@@ -123,7 +109,6 @@ export function createApp({
     }
   })
 
-  app.use('/api', storefrontCsp, apiRouter({ payload, logger }))
   app.use('/download', storefrontCsp, downloadRouter({ payload, logger }))
   app.use('/test-mode', storefrontCsp, testModeOutboxRouter({ payload, logger }))
 
