@@ -59,7 +59,6 @@ const entry = (name, source) =>
   production
     ? [...nodeArgs, path.join(root, 'dist', `${name}.mjs`)]
     : [...nodeArgs, path.join(root, 'scripts/run-ts.mjs'), path.join(root, source)]
-const port = Number(process.env.PORT ?? 3000)
 const children = []
 let stopping = false
 
@@ -73,50 +72,48 @@ function stopAll(code) {
   ).then(() => process.exit(code))
 }
 
-function run(name, args, extraEnv = {}) {
+/**
+ * Starts one of the shop's processes; when it stops, the shop stops (but for one that may end
+ * on its own, `mayEnd`, when it ends cleanly). Each reads the settings itself: this script
+ * knows none of them.
+ */
+function run(name, args, { extraEnv = {}, mayEnd = false } = {}) {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...env, ...extraEnv },
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   })
   child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[start] ${name} stopped (${signal ?? `exit ${code}`}); stopping the shop.`)
-      stopAll(code ?? 1)
-    }
+    if (stopping || (mayEnd && code === 0)) return
+    console.error(`[start] ${name} stopped (${signal ?? `exit ${code}`}); stopping the shop.`)
+    stopAll(code ?? 1)
   })
   children.push(child)
   return child
 }
 
-async function waitForWeb(web) {
-  for (;;) {
-    if (web.exitCode !== null || stopping) return false
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return true
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
+/** Resolves true once the web process says it is listening, false if it ends first. */
+const ready = (web) =>
+  new Promise((resolve) => {
+    web.on('message', (message) => {
+      if (message?.ready) resolve(true)
+    })
+    web.once('exit', () => resolve(false))
+  })
 
 process.on('SIGINT', () => stopAll(0))
 process.on('SIGTERM', () => stopAll(0))
 
-const simulator = path.join(root, 'payment-worker/src/chain-simulator.ts')
-if (
-  !production &&
-  (process.env.CHAIN_SOURCE ?? 'simulator') === 'simulator' &&
-  fs.existsSync(simulator)
-) {
-  run('chain-simulator', entry('chain-simulator', 'payment-worker/src/chain-simulator.ts'))
-}
+// Test mode's chain simulator (it ends at once where the settings choose WhatsOnChain).
+if (!production && fs.existsSync(path.join(root, 'payment-worker/src/chain-simulator.ts')))
+  run('chain-simulator', entry('chain-simulator', 'payment-worker/src/chain-simulator.ts'), {
+    mayEnd: true,
+  })
 // The web process prepares the database (schema push in test mode, migrations in production);
 // the worker starts once it answers, and never pushes the schema itself.
 const web = run('web', [...entry('web', 'cms/src/server/main.ts'), ...(dev ? ['--dev'] : [])])
-if (await waitForWeb(web)) {
-  run('worker', entry('worker', 'payment-worker/src/main.ts'), { DB_PUSH: 'false' })
+if (await ready(web)) {
+  run('worker', entry('worker', 'payment-worker/src/main.ts'), { extraEnv: { DB_PUSH: 'false' } })
 }
 if (dev) {
   children.push(

@@ -4,26 +4,21 @@
  */
 import path from 'node:path'
 
-import { EnvError, loadEnv } from '@shop/cms/process'
-import { createLogger } from '@shop/cms/process'
+import { createLogger, runProcess, settingsOrExit } from '@shop/cms/process'
 import { startChainSimulator } from '@shop/chain/simulator'
 
 async function main() {
-  let env
-  try {
-    env = loadEnv()
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(`The chain simulator cannot start.\n${error.message}`)
-      process.exit(1)
-    }
-    throw error
-  }
+  const env = settingsOrExit('The chain simulator')
   if (env.isProduction) {
     console.error('The chain simulator is for test mode only.')
     process.exit(1)
   }
   const logger = createLogger(env.logLevel, 'chain-simulator')
+  if (env.chainSource !== 'simulator') {
+    // `npm start` starts it in every test-mode shop; one that watches WhatsOnChain needs none.
+    logger.info({ chain: env.chainSource }, 'chain simulator not needed')
+    process.exit(0)
+  }
   const simulator = await startChainSimulator({
     network: env.bsvNetwork,
     port: env.simulatorPort,
@@ -38,7 +33,4 @@ async function main() {
   process.on('SIGINT', stop)
 }
 
-main().catch((error) => {
-  console.error('The chain simulator failed to start:', error)
-  process.exit(1)
-})
+runProcess('The chain simulator', main)

@@ -3,8 +3,7 @@
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
 import { loadEmailRenderer } from '@shop/cms/engine'
-import { EnvError, loadEnv } from '@shop/cms/process'
-import { holdProcessOpen } from '@shop/cms/process'
+import { holdProcessOpen, runProcess, settingsOrExit } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
 import { connectChainFeed, createWhatsOnChainClient } from '@shop/chain'
 import os from 'node:os'
@@ -15,16 +14,7 @@ import { startPaymentWorker } from './worker'
 
 async function main() {
   const release = holdProcessOpen()
-  let env
-  try {
-    env = loadEnv()
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(`The payment worker cannot start.\n${error.message}`)
-      process.exit(1)
-    }
-    throw error
-  }
+  const env = settingsOrExit('The payment worker')
   const logger = createLogger(env.logLevel, 'worker', { pretty: prettyLogs(env) })
   // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
   const { getPayload } = await import('payload')
@@ -102,7 +92,4 @@ function withoutQuery(url: string): string {
   return `${u.protocol}//${u.host}${u.pathname}`
 }
 
-main().catch((error) => {
-  console.error('The payment worker failed to start:', error)
-  process.exit(1)
-})
+runProcess('The payment worker', main)

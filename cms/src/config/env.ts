@@ -149,127 +149,232 @@ const schema = z.object({
 /** Every setting's name: .env.example documents each (config/env-example.test.ts). */
 export const SETTING_NAMES = Object.keys(schema.shape)
 
-export type Env = {
-  nodeEnv: 'development' | 'production' | 'test'
-  isProduction: boolean
-  port: number
-  host: string
-  publicUrl: string
-  /** Who may tell the shop a client's address (X-Forwarded-For): nobody unless set. */
-  trustProxy: TrustProxy
-  logLevel: z.infer<typeof schema>['LOG_LEVEL']
-  databaseUri: string
-  databaseEngine: 'sqlite' | 'mongodb'
-  /** Test mode pushes the SQLite schema on start; only one process should (the web process). */
-  dbPush: boolean
-  payloadSecret: string | undefined
-  dataDir: string
-  mediaDir: string
-  filesDir: string
-  documentsDir: string
-  bsvNetwork: 'main' | 'test'
-  bsvXpub: string
-  chainSource: 'simulator' | 'whatsonchain'
-  wocApiUrl: string
-  wocApiKey: string | undefined
-  /**
-   * WhatsOnChain's push stream (chain/src/feed.ts), or undefined for polling alone: the
-   * simulator's in test mode, WoC's own (Sockets V2) with its default API, none with another
-   * WOC_API_URL unless set; `off` turns it off.
-   */
-  wocSocketUrl: string | undefined
-  simulatorPort: number
-  explorerTxUrl: string
-  rateSource: 'fixed' | 'live'
-  fixedRateEUR: number
-  coingeckoUrl: string
-  coinpaprikaUrl: string
-  rateCacheSeconds: number
-  /** Bounds of a believable EUR per BSV rate; outside them no order is priced. */
-  rateMinEUR: number
-  rateMaxEUR: number
-  /** Largest share by which two rate sources may disagree (0.1 = 10 %). */
-  rateMaxSpread: number
-  confirmationsRequired: number
-  orderExpiryMinutes: number
-  /**
-   * After expiry, how long a payment still counts as on time (it may have been broadcast in
-   * the last moment and not yet reached the chain source).
-   */
-  paymentGraceSeconds: number
-  /** The close watch after expiry: a late payment shows within minutes. */
-  monitoringWindowHours: number
-  /** After it, expired and settled orders are still looked at, less and less often, this long. */
-  lateWatchDays: number
-  /** The gap limit the owner's wallet scans (20 in ElectrumSV): the dashboard warns before it. */
-  walletGapLimit: number
-  downloadTokenTtlHours: number
-  downloadMaxUses: number
-  /** Requests per second to WhatsOnChain: 3 without a key (the free tier), 10 with one, 50 for the simulator. */
-  wocMaxRequestsPerSecond: number
-  /** Poll interval for orders younger than 15 minutes, and for older ones. */
-  workerFastPollMs: number
-  workerSlowPollMs: number
-  /** One worker runs at a time; a standby takes over this long after the active one dies. */
-  workerLeaseSeconds: number
-  /** The first retry delay of an e-mail job (then doubling, 16 retries: about 36 hours). */
-  emailRetryBaseMs: number
-  /** The first retry delay of a webhook job (then doubling, 10 retries: about 3 hours). */
-  webhookRetryBaseMs: number
-  /** Test hook (never in production): where the worker exits on purpose. */
-  workerCrashAt: 'after-record' | 'before-fulfil' | undefined
-  /** Order creations allowed per client per minute. */
-  orderCreateRateLimit: number
-  /** Checkout's admission control (server/admission.ts). */
-  checkout: { concurrency: number; queue: number; maxWaitMs: number }
-  /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
-  maxOpenOrdersPerClient: number
-  maxOpenOrdersPerEmail: number
-  /** "Order created" e-mails one address may receive in an hour. */
-  emailsPerAddressPerHour: number
-  /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
-  downloadRateLimit: number
-  /** The largest upload (a book file) a signed-in editor or admin may send. */
-  maxUploadMb: number
-  /** The largest body /cms/api reads without a staff session (sign-in, password reset). */
-  cmsAnonymousBodyKb: number
-  /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
-  ownerEmail: string | undefined
-  /** The shop's name in e-mails, and where buyers write for help (the sender's address unless set). */
-  shopName: string
-  supportEmail: string
-  /** Where the same events are posted as signed JSON (BTCPay-style webhook); none when unset. */
-  webhook: { url: string; secret: string } | undefined
-  /**
-   * How e-mail leaves the shop: through SMTP, logged only (test mode without SMTP_HOST), or off
-   * (production run on purpose without e-mail: messages wait in the outbox, the admin warns).
-   */
-  emailDelivery: 'smtp' | 'log' | 'off'
-  smtp: {
-    host: string | undefined
-    port: number
-    user: string | undefined
-    pass: string | undefined
-    from: string
+type RawSettings = z.infer<typeof schema>
+
+/** What the raw settings cannot be together; each problem is one line of the start-up error. */
+function settingProblems(e: RawSettings, { isBuild }: { isBuild: boolean }): string[] {
+  const isProduction = e.NODE_ENV === 'production'
+  const problems: string[] = []
+  if (e.WEBHOOK_URL && (!e.WEBHOOK_SECRET || e.WEBHOOK_SECRET.length < 16))
+    problems.push(
+      'WEBHOOK_SECRET (16+ random characters) is required with WEBHOOK_URL: it signs every delivery.',
+    )
+  // `next build` runs with NODE_ENV=production but needs no secrets: it only compiles.
+  if (isProduction && !isBuild) problems.push(...productionProblems(e))
+  if (e.STORAGE === 's3' && (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY))
+    problems.push(
+      'STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (and S3_ENDPOINT for a provider other than AWS).',
+    )
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY)
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
+    problems.push(trustProxy.problem)
+  if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
+  if (e.WOC_SOCKET_URL && e.WOC_SOCKET_URL !== 'off' && !isSocketUrl(e.WOC_SOCKET_URL))
+    problems.push('WOC_SOCKET_URL must be a ws:// or wss:// address, or off.')
+  if (e.BSV_XPUB) {
+    const problem = xpubProblem(e.BSV_XPUB)
+    if (problem) problems.push(problem)
   }
-  demoAdmin: { email: string; password: string | undefined }
-  seed: 'auto' | 'never'
-  /**
-   * Where uploads live: the local directories above, or one S3-compatible bucket (covers under
-   * media/, books under files/, documents under documents/).
-   */
-  storage:
-    | { kind: 'local' }
-    | {
-        kind: 's3'
-        bucket: string
-        region: string
-        endpoint: string | undefined
-        accessKeyId: string
-        secretAccessKey: string
-        forcePathStyle: boolean
-      }
+  return problems
 }
+
+function productionProblems(e: RawSettings): string[] {
+  const problems: string[] = []
+  if (!e.PAYLOAD_SECRET)
+    problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
+  else if (e.PAYLOAD_SECRET.length < 32)
+    problems.push('PAYLOAD_SECRET must be at least 32 characters.')
+  if (!e.BSV_XPUB)
+    problems.push("BSV_XPUB is required in production (the owner's extended public key).")
+  else if (e.BSV_XPUB === TEST_XPUB)
+    problems.push('BSV_XPUB must not be the published test key in production.')
+  if (e.CHAIN_SOURCE !== 'whatsonchain')
+    problems.push(
+      'CHAIN_SOURCE=whatsonchain is required in production (the simulator is for test mode).',
+    )
+  if (e.RATE_SOURCE === 'fixed') problems.push('RATE_SOURCE=fixed is not allowed in production.')
+  if (!e.SMTP_HOST && e.EMAIL_DELIVERY !== 'off')
+    problems.push(
+      'SMTP_HOST is required in production: buyers get their download links and the owner the alerts by e-mail. To run without e-mail on purpose, set EMAIL_DELIVERY=off (the admin then shows a warning).',
+    )
+  if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
+  return problems
+}
+
+/** The settings object the shop reads, made from the checked raw settings. */
+function toSettings(e: RawSettings) {
+  const isProduction = e.NODE_ENV === 'production'
+  const engine: 'sqlite' | 'mongodb' = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI)
+    ? 'mongodb'
+    : 'sqlite'
+  const dataDir = fromRoot(e.DATA_DIR)
+  const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    /** Who may tell the shop a client's address (X-Forwarded-For): nobody unless set. */
+    trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
+    logLevel: e.LOG_LEVEL,
+    databaseUri: resolveDatabaseUri(e.DATABASE_URI),
+    databaseEngine: engine,
+    /** Test mode pushes the SQLite schema on start; only one process should (the web process). */
+    dbPush: !isProduction && e.DB_PUSH !== 'false',
+    payloadSecret: e.PAYLOAD_SECRET,
+    dataDir,
+    mediaDir: e.MEDIA_DIR ? fromRoot(e.MEDIA_DIR) : `${dataDir}/media`,
+    filesDir: e.FILES_DIR ? fromRoot(e.FILES_DIR) : `${dataDir}/files`,
+    documentsDir: e.DOCUMENTS_DIR ? fromRoot(e.DOCUMENTS_DIR) : `${dataDir}/documents`,
+    bsvNetwork: e.BSV_NETWORK,
+    bsvXpub: e.BSV_XPUB ?? TEST_XPUB,
+    chainSource,
+    /** In test mode the real WhatsOnChain client talks to the local simulator. */
+    wocApiUrl: (
+      e.WOC_API_URL ??
+      (chainSource === 'simulator'
+        ? `http://127.0.0.1:${e.SIMULATOR_PORT}/v1/bsv/${e.BSV_NETWORK}`
+        : `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`)
+    ).replace(/\/$/, ''),
+    wocApiKey: e.WOC_API_KEY,
+    /**
+     * WhatsOnChain's push stream (chain/src/feed.ts), or undefined for polling alone: the
+     * simulator's in test mode, WoC's own (Sockets V2) with its default API, none with another
+     * WOC_API_URL unless set; `off` turns it off.
+     */
+    wocSocketUrl: socketUrlOf(e, chainSource),
+    simulatorPort: e.SIMULATOR_PORT,
+    explorerTxUrl: e.EXPLORER_TX_URL,
+    rateSource: e.RATE_SOURCE ?? (isProduction ? 'live' : 'fixed'),
+    fixedRateEUR: e.FIXED_RATE_EUR,
+    coingeckoUrl: e.COINGECKO_URL.replace(/\/$/, ''),
+    coinpaprikaUrl: e.COINPAPRIKA_URL.replace(/\/$/, ''),
+    rateCacheSeconds: e.RATE_CACHE_SECONDS,
+    /** Bounds of a believable EUR per BSV rate; outside them no order is priced. */
+    rateMinEUR: e.RATE_MIN_EUR,
+    rateMaxEUR: e.RATE_MAX_EUR,
+    /** Largest share by which two rate sources may disagree (0.1 = 10 %). */
+    rateMaxSpread: e.RATE_MAX_SPREAD,
+    confirmationsRequired: e.CONFIRMATIONS_REQUIRED,
+    orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
+    /**
+     * After expiry, how long a payment still counts as on time (it may have been broadcast in
+     * the last moment and not yet reached the chain source).
+     */
+    paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
+    /** The close watch after expiry: a late payment shows within minutes. */
+    monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
+    /** After it, expired and settled orders are still looked at, less and less often, this long. */
+    lateWatchDays: e.LATE_WATCH_DAYS,
+    /** The gap limit the owner's wallet scans (20 in ElectrumSV): the dashboard warns before it. */
+    walletGapLimit: e.WALLET_GAP_LIMIT,
+    downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
+    downloadMaxUses: e.DOWNLOAD_MAX_USES,
+    /** Requests per second to WhatsOnChain: 3 without a key (the free tier), 10 with one, 50 for the simulator. */
+    wocMaxRequestsPerSecond:
+      e.WOC_MAX_REQUESTS_PER_SECOND ?? (chainSource === 'simulator' ? 50 : e.WOC_API_KEY ? 10 : 3),
+    /** Poll interval for orders younger than 15 minutes, and for older ones. */
+    workerFastPollMs: e.WORKER_FAST_POLL_MS,
+    workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
+    /** One worker runs at a time; a standby takes over this long after the active one dies. */
+    workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
+    /** The first retry delay of an e-mail job (then doubling, 16 retries: about 36 hours). */
+    emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
+    /** The first retry delay of a webhook job (then doubling, 10 retries: about 3 hours). */
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    /** Test hook (never in production): where the worker exits on purpose. */
+    workerCrashAt: isProduction ? undefined : e.WORKER_CRASH_AT,
+    /** Order creations allowed per client per minute. */
+    orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
+    /** Checkout's admission control (server/admission.ts). */
+    checkout: {
+      concurrency: e.CHECKOUT_CONCURRENCY,
+      queue: e.CHECKOUT_QUEUE,
+      maxWaitMs: e.CHECKOUT_MAX_WAIT_MS,
+    },
+    /** Unpaid, unexpired orders one client (or one e-mail address) may hold at once. */
+    maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
+    maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,
+    /** "Order created" e-mails one address may receive in an hour. */
+    emailsPerAddressPerHour: e.EMAILS_PER_ADDRESS_PER_HOUR,
+    /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
+    downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
+    /** The largest upload (a book file) a signed-in editor or admin may send. */
+    maxUploadMb: e.MAX_UPLOAD_MB,
+    /** The largest body /cms/api reads without a staff session (sign-in, password reset). */
+    cmsAnonymousBodyKb: e.CMS_ANONYMOUS_BODY_KB,
+    /**
+     * How e-mail leaves the shop: through SMTP, logged only (test mode without SMTP_HOST), or off
+     * (production run on purpose without e-mail: messages wait in the outbox, the admin warns).
+     */
+    emailDelivery: (e.EMAIL_DELIVERY === 'off' ? 'off' : e.SMTP_HOST ? 'smtp' : 'log') as
+      'smtp' | 'log' | 'off',
+    smtp: {
+      host: e.SMTP_HOST,
+      port: e.SMTP_PORT,
+      user: e.SMTP_USER,
+      pass: e.SMTP_PASS,
+      from: e.SMTP_FROM,
+    },
+    /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
+    ownerEmail: e.OWNER_EMAIL,
+    /** The shop's name in e-mails, and where buyers write for help (the sender's address unless set). */
+    shopName: e.SHOP_NAME,
+    supportEmail: e.SUPPORT_EMAIL ?? /<([^>]+)>/.exec(e.SMTP_FROM)?.[1] ?? e.SMTP_FROM.trim(),
+    /** Where the same events are posted as signed JSON (BTCPay-style webhook); none when unset. */
+    webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET! } : undefined,
+    demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
+    seed: e.SEED,
+    /**
+     * Where uploads live: the local directories above, or one S3-compatible bucket (covers under
+     * media/, books under files/, documents under documents/).
+     */
+    storage: storageOf(e),
+  }
+}
+
+function storageOf(e: RawSettings):
+  | { kind: 'local' }
+  | {
+      kind: 's3'
+      bucket: string
+      region: string
+      endpoint: string | undefined
+      accessKeyId: string
+      secretAccessKey: string
+      forcePathStyle: boolean
+    } {
+  if (e.STORAGE !== 's3') return { kind: 'local' }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+  }
+}
+
+/**
+ * The settings, checked and shaped in one schema: each raw variable's default and bounds above,
+ * the rules between them (`settingProblems`), then the object the shop reads (`toSettings`).
+ */
+const settingsSchema = (options: { isBuild: boolean }) =>
+  schema
+    .superRefine((e, ctx) => {
+      for (const message of settingProblems(e, options)) ctx.addIssue({ code: 'custom', message })
+      const engine = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI) ? 'mongodb' : 'sqlite'
+      if (engine === 'sqlite' && !e.DATABASE_URI.startsWith('file:'))
+        ctx.addIssue({
+          code: 'custom',
+          message: 'DATABASE_URI must be a mongodb:// URI or a file: path for SQLite.',
+        })
+    })
+    .transform(toSettings)
+
+export type Env = z.output<ReturnType<typeof settingsSchema>>
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -285,157 +390,18 @@ function resolveDatabaseUri(uri: string): string {
 }
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = schema.safeParse(source)
+  const parsed = settingsSchema({
+    isBuild: source.NEXT_PHASE === 'phase-production-build',
+  }).safeParse(source)
   if (!parsed.success) {
     throw new EnvError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`),
+      parsed.error.issues.map((issue) =>
+        // The rules between settings (settingProblems) are whole sentences of their own.
+        issue.code === 'custom' && issue.path.length === 0
+          ? issue.message
+          : `${issue.path.join('.') || 'settings'}: ${issue.message}`,
+      ),
     )
   }
-  const e = parsed.data
-  const isProduction = e.NODE_ENV === 'production'
-  // `next build` runs with NODE_ENV=production but needs no secrets: it only compiles.
-  const isBuild = source.NEXT_PHASE === 'phase-production-build'
-
-  const problems: string[] = []
-  if (e.WEBHOOK_URL && (!e.WEBHOOK_SECRET || e.WEBHOOK_SECRET.length < 16))
-    problems.push(
-      'WEBHOOK_SECRET (16+ random characters) is required with WEBHOOK_URL: it signs every delivery.',
-    )
-  if (isProduction && !isBuild) {
-    if (!e.PAYLOAD_SECRET)
-      problems.push('PAYLOAD_SECRET is required in production (32+ random characters).')
-    else if (e.PAYLOAD_SECRET.length < 32)
-      problems.push('PAYLOAD_SECRET must be at least 32 characters.')
-    if (!e.BSV_XPUB)
-      problems.push("BSV_XPUB is required in production (the owner's extended public key).")
-    else if (e.BSV_XPUB === TEST_XPUB)
-      problems.push('BSV_XPUB must not be the published test key in production.')
-    if (e.CHAIN_SOURCE !== 'whatsonchain') {
-      problems.push(
-        'CHAIN_SOURCE=whatsonchain is required in production (the simulator is for test mode).',
-      )
-    }
-    if (e.RATE_SOURCE === 'fixed') problems.push('RATE_SOURCE=fixed is not allowed in production.')
-    if (!e.SMTP_HOST && e.EMAIL_DELIVERY !== 'off')
-      problems.push(
-        'SMTP_HOST is required in production: buyers get their download links and the owner the alerts by e-mail. To run without e-mail on purpose, set EMAIL_DELIVERY=off (the admin then shows a warning).',
-      )
-    if (!e.PUBLIC_URL)
-      problems.push('PUBLIC_URL is required in production (used in e-mailed links).')
-  }
-  if (e.STORAGE === 's3' && (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY))
-    problems.push(
-      'STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (and S3_ENDPOINT for a provider other than AWS).',
-    )
-  const trustProxy = parseTrustProxy(e.TRUST_PROXY)
-  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy))
-    problems.push(trustProxy.problem)
-  if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
-  if (e.WOC_SOCKET_URL && e.WOC_SOCKET_URL !== 'off' && !isSocketUrl(e.WOC_SOCKET_URL))
-    problems.push('WOC_SOCKET_URL must be a ws:// or wss:// address, or off.')
-  if (e.BSV_XPUB) {
-    const problem = xpubProblem(e.BSV_XPUB)
-    if (problem) problems.push(problem)
-  }
-  if (problems.length > 0) throw new EnvError(problems)
-
-  const engine = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI) ? 'mongodb' : 'sqlite'
-  if (engine === 'sqlite' && !e.DATABASE_URI.startsWith('file:')) {
-    throw new EnvError(['DATABASE_URI must be a mongodb:// URI or a file: path for SQLite.'])
-  }
-  const dataDir = fromRoot(e.DATA_DIR)
-  const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
-  return {
-    nodeEnv: e.NODE_ENV,
-    isProduction,
-    port: e.PORT,
-    host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
-    trustProxy: trustProxy as TrustProxy,
-    logLevel: e.LOG_LEVEL,
-    databaseUri: resolveDatabaseUri(e.DATABASE_URI),
-    databaseEngine: engine,
-    dbPush: !isProduction && e.DB_PUSH !== 'false',
-    payloadSecret: e.PAYLOAD_SECRET,
-    dataDir,
-    mediaDir: e.MEDIA_DIR ? fromRoot(e.MEDIA_DIR) : `${dataDir}/media`,
-    filesDir: e.FILES_DIR ? fromRoot(e.FILES_DIR) : `${dataDir}/files`,
-    documentsDir: e.DOCUMENTS_DIR ? fromRoot(e.DOCUMENTS_DIR) : `${dataDir}/documents`,
-    bsvNetwork: e.BSV_NETWORK,
-    bsvXpub: e.BSV_XPUB ?? TEST_XPUB,
-    chainSource,
-    // In test mode the real WhatsOnChain client talks to the local simulator.
-    wocApiUrl: (
-      e.WOC_API_URL ??
-      (chainSource === 'simulator'
-        ? `http://127.0.0.1:${e.SIMULATOR_PORT}/v1/bsv/${e.BSV_NETWORK}`
-        : `https://api.whatsonchain.com/v1/bsv/${e.BSV_NETWORK}`)
-    ).replace(/\/$/, ''),
-    wocApiKey: e.WOC_API_KEY,
-    wocSocketUrl: socketUrlOf(e, chainSource),
-    simulatorPort: e.SIMULATOR_PORT,
-    explorerTxUrl: e.EXPLORER_TX_URL,
-    rateSource: e.RATE_SOURCE ?? (isProduction ? 'live' : 'fixed'),
-    fixedRateEUR: e.FIXED_RATE_EUR,
-    coingeckoUrl: e.COINGECKO_URL.replace(/\/$/, ''),
-    coinpaprikaUrl: e.COINPAPRIKA_URL.replace(/\/$/, ''),
-    rateCacheSeconds: e.RATE_CACHE_SECONDS,
-    rateMinEUR: e.RATE_MIN_EUR,
-    rateMaxEUR: e.RATE_MAX_EUR,
-    rateMaxSpread: e.RATE_MAX_SPREAD,
-    confirmationsRequired: e.CONFIRMATIONS_REQUIRED,
-    orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
-    paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
-    monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
-    lateWatchDays: e.LATE_WATCH_DAYS,
-    walletGapLimit: e.WALLET_GAP_LIMIT,
-    downloadTokenTtlHours: e.DOWNLOAD_TOKEN_TTL_HOURS,
-    downloadMaxUses: e.DOWNLOAD_MAX_USES,
-    wocMaxRequestsPerSecond:
-      e.WOC_MAX_REQUESTS_PER_SECOND ?? (chainSource === 'simulator' ? 50 : e.WOC_API_KEY ? 10 : 3),
-    workerFastPollMs: e.WORKER_FAST_POLL_MS,
-    workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
-    workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
-    emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
-    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
-    workerCrashAt: isProduction ? undefined : e.WORKER_CRASH_AT,
-    orderCreateRateLimit: e.ORDER_CREATE_RATE_LIMIT,
-    checkout: {
-      concurrency: e.CHECKOUT_CONCURRENCY,
-      queue: e.CHECKOUT_QUEUE,
-      maxWaitMs: e.CHECKOUT_MAX_WAIT_MS,
-    },
-    maxOpenOrdersPerClient: e.MAX_OPEN_ORDERS_PER_CLIENT,
-    maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,
-    emailsPerAddressPerHour: e.EMAILS_PER_ADDRESS_PER_HOUR,
-    downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
-    maxUploadMb: e.MAX_UPLOAD_MB,
-    cmsAnonymousBodyKb: e.CMS_ANONYMOUS_BODY_KB,
-    emailDelivery: e.EMAIL_DELIVERY === 'off' ? 'off' : e.SMTP_HOST ? 'smtp' : 'log',
-    smtp: {
-      host: e.SMTP_HOST,
-      port: e.SMTP_PORT,
-      user: e.SMTP_USER,
-      pass: e.SMTP_PASS,
-      from: e.SMTP_FROM,
-    },
-    ownerEmail: e.OWNER_EMAIL,
-    shopName: e.SHOP_NAME,
-    supportEmail: e.SUPPORT_EMAIL ?? /<([^>]+)>/.exec(e.SMTP_FROM)?.[1] ?? e.SMTP_FROM.trim(),
-    webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET! } : undefined,
-    demoAdmin: { email: e.DEMO_ADMIN_EMAIL, password: e.DEMO_ADMIN_PASSWORD },
-    seed: e.SEED,
-    storage:
-      e.STORAGE === 's3'
-        ? {
-            kind: 's3',
-            bucket: e.S3_BUCKET!,
-            region: e.S3_REGION,
-            endpoint: e.S3_ENDPOINT,
-            accessKeyId: e.S3_ACCESS_KEY_ID!,
-            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
-            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
-          }
-        : { kind: 'local' },
-  }
+  return parsed.data
 }
