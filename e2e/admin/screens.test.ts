@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
@@ -48,6 +48,57 @@ async function signIn(page: Page) {
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname === '/admin/dashboard')
+}
+
+/**
+ * Boxes inside `root` that overlap one another, each pair once as "a | b": every run of text and
+ * every element, but for an element and what it holds. A cell's label on a phone is drawn by
+ * `td[data-label]::before`, which has no box of its own to read: it is drawn here as an element
+ * of its own in the same place and style (the pseudo-element taken away), and measured as one.
+ */
+async function overlappingBoxes(root: Locator): Promise<string[]> {
+  return root.evaluate((container) => {
+    const doc = container.ownerDocument
+    const off = doc.createElement('style')
+    off.textContent = '[data-label-measured]::before { content: none !important; }'
+    doc.head.append(off)
+    for (const cell of container.querySelectorAll<HTMLElement>('td[data-label]')) {
+      const before = getComputedStyle(cell, '::before')
+      if (before.content === 'none' || before.display === 'none') continue
+      const label = doc.createElement('span')
+      for (const property of before)
+        if (property !== 'content')
+          label.style.setProperty(property, before.getPropertyValue(property))
+      label.textContent = cell.dataset.label ?? ''
+      cell.setAttribute('data-label-measured', '')
+      cell.prepend(label)
+    }
+    const boxes: { node: Node; name: string; r: DOMRect }[] = []
+    const walker = doc.createTreeWalker(container, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim()
+      if (!text) continue
+      const range = doc.createRange()
+      range.selectNodeContents(node)
+      for (const r of range.getClientRects())
+        if (r.width > 0 && r.height > 0) boxes.push({ node, name: text.slice(0, 40), r })
+    }
+    for (const element of container.querySelectorAll('td *')) {
+      const r = element.getBoundingClientRect()
+      const name = `<${element.tagName.toLowerCase()}> ${element.textContent?.trim().slice(0, 30)}`
+      if (r.width > 0 && r.height > 0) boxes.push({ node: element, name, r })
+    }
+    const out: string[] = []
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!]
+        if (a.node.contains(b.node) || b.node.contains(a.node)) continue
+        const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left)
+        const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top)
+        if (x > 1 && y > 1) out.push(`${a.name} | ${b.name}`)
+      }
+    return out
+  })
 }
 
 const screens = [
@@ -121,4 +172,70 @@ describe('admin screens at phone and desktop widths', () => {
     expect(errors).toEqual([])
     await context.close()
   })
+})
+
+describe('the order page of an order with payments', () => {
+  let paidOrderId: string
+
+  beforeAll(async () => {
+    const printed = await productOfType('PHYSICAL')
+    ;({ orderId: paidOrderId } = await apiJson<{ orderId: string }>('/api/orders/create', {
+      method: 'POST',
+      body: JSON.stringify({
+        productId: printed.id,
+        userEmail: 'payments.layout@example.com',
+        tokenAddress: null,
+        shippingName: 'Ada Reader',
+        shippingAddressLine1: 'Via Roma 12',
+        shippingCity: 'Bologna',
+        shippingPostalCode: '40121',
+        shippingCountry: 'Italy',
+      }),
+    }))
+    // Two payments: one confirmed in a block, one still unconfirmed (each badge once).
+    const { amountBSV } = await apiJson<{ amountBSV: string }>(`/api/orders/${paidOrderId}/info`)
+    const half = (Number(amountBSV) / 2).toFixed(8)
+    await apiJson(`/api/test-mode/orders/${paidOrderId}/pay`, {
+      method: 'POST',
+      body: JSON.stringify({ amountBSV: half }),
+    })
+    await apiJson('/api/test-mode/mine', { method: 'POST', body: '{}' })
+    await apiJson(`/api/test-mode/orders/${paidOrderId}/pay`, { method: 'POST', body: '{}' })
+  })
+
+  it.each([
+    ['390', { width: 390, height: 844 }],
+    ['1280', { width: 1280, height: 900 }],
+  ] as const)(
+    'shows the payments table with no two of its boxes overlapping (%s px)',
+    async (label, viewport) => {
+      // At 390 px a label wider than its column runs under its value ("Confirmation", its badge).
+      const { context, page, errors } = await newPage(browser, viewport)
+      await signIn(page)
+      // The payment worker records both payments, the first of them confirmed.
+      await expect
+        .poll(
+          async () => {
+            const response = await context.request.get(`/api/admin/orders/${paidOrderId}`)
+            const detail = (await response.json()) as {
+              payments?: { confirmedAt: string | null }[]
+            }
+            return (detail.payments ?? []).map((p) => Boolean(p.confirmedAt)).sort()
+          },
+          { timeout: 45_000, interval: 500 },
+        )
+        .toEqual([false, true])
+      await page.goto(`/admin/orders/${paidOrderId}`)
+      const table = page
+        .locator('.admin-panel', { has: page.getByRole('heading', { name: 'Payments received' }) })
+        .locator('table')
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(2)
+      await page.screenshot({ path: `${SHOTS}/admin-order-payments-${label}.png`, fullPage: true })
+      expect(await overlappingBoxes(table)).toEqual([])
+      const scroll = await page.evaluate(() => document.documentElement.scrollWidth)
+      expect(scroll).toBeLessThanOrEqual(viewport.width)
+      expect(errors).toEqual([])
+      await context.close()
+    },
+  )
 })

@@ -5,6 +5,12 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { NEW_ORDER_DEFAULTS, newOrderId } from '../collections/Orders/newOrder'
 import { slugs } from '../collections/slugs'
 import type { Order } from '../payload-types'
+import type { OpenOrderLimits, WaitingByKey } from '../operations/orders/limitOpenOrders'
+import {
+  beyondLimits,
+  countWaitingOrders,
+  waitingOrdersOfEach,
+} from '../operations/orders/limitOpenOrders'
 import {
   ADDRESS_INDEX_COUNTER,
   claimAddressIndex,
@@ -104,13 +110,25 @@ type NewOrder = {
   fields: NewOrderFields
   /** The payment address of an index (derived while the index is held, never reused). */
   addressFor: (index: number) => string
+  /**
+   * The open-order limits of the order's client (`fields.clientKey`) and address
+   * (`fields.userEmail`), counted inside the write; none are checked when absent.
+   */
+  limits?: OpenOrderLimits
 }
 
-type Stored = { orderId: string } | null
+/**
+ * The new order; `limited` when its client or address holds its limit of waiting orders already;
+ * null when no copy is left.
+ */
+type Stored = { orderId: string } | { limited: true } | null
 
 /**
  * Stores a new order holding one copy of its book, with a never-used address index and the
  * address derived from it, in one transaction: all of it or nothing (null when no copy is left).
+ * With `limits`, the buyer's waiting orders are counted inside that transaction, the orders
+ * written with it included: a checkout beyond a limit stores nothing (`limited`), however many
+ * come at once (a count read only before the write lets a burst through).
  *
  * On SQLite, checkout's hot path (decision 014): plain statements (the copies, the indexes, the
  * order rows) without Payload's create, which cost more than the rest of a checkout together
@@ -125,8 +143,10 @@ export async function storeNewOrder({
   payload,
   fields,
   addressFor,
+  limits,
 }: NewOrder & { payload: Payload }): Promise<Stored> {
-  if (engineOf(payload) === 'mongodb') return storeWithPayload({ payload, fields, addressFor })
+  if (engineOf(payload) === 'mongodb')
+    return storeWithPayload({ payload, fields, addressFor, limits })
   const client = sqlite(payload)
   return new Promise<Stored>((resolve, reject) => {
     let waiting = groups.get(client)
@@ -136,7 +156,7 @@ export async function storeNewOrder({
       // In a writer scope of its own: the group's transaction belongs to no one request.
       setImmediate(() => runInWriterScope(() => void writeGroups(client)))
     }
-    waiting.push({ fields, addressFor, resolve, reject })
+    waiting.push({ fields, addressFor, limits, resolve, reject })
   })
 }
 
@@ -200,41 +220,58 @@ async function writeGroup(client: Client, group: Waiting[]) {
 }
 
 /**
- * The whole group at once, in four statements whatever its size: the copies of its book taken
+ * The whole group at once, in a few statements whatever its size: the waiting orders of its
+ * clients and addresses counted in one (`waitingOrdersOfEach`), the copies of its book taken
  * together (`takeCopies`; the first orders in the group get them), as many address indexes
  * claimed in one step, and every order that got a copy inserted in one statement. Under a rush
  * each checkout ran five statements of its own in the group (a savepoint, the index, the row, the
  * copy, a release), and SQLite's calls were a quarter of the web process's time (issue 18). When
  * any of it fails (an address that cannot be derived, a row SQLite refuses), none of it is kept
  * and the group goes one order at a time (`storeOne`), so one bad order fails alone.
+ *
+ * The orders are judged in the order they came: one beyond its client's or address's limit
+ * (the orders of the group stored before it counted) is `limited` and takes no copy; the others
+ * get a copy while any is left. Copies taken for orders that turned out limited go back to the
+ * shelf in the same transaction.
  */
 async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[] | null> {
   await tx.execute('SAVEPOINT new_orders')
   try {
+    const waiting = await countWaiting(tx, group)
     const wanted = new Map<number, number>()
     for (const { fields } of group) {
       const product = Number(fields.product)
       wanted.set(product, (wanted.get(product) ?? 0) + 1)
     }
-    const copies = new Map<number, number>()
-    for (const [product, count] of wanted) copies.set(product, await takeCopies(tx, product, count))
-    const sold = group.map(({ fields }) => {
-      const left = copies.get(Number(fields.product))!
-      copies.set(Number(fields.product), Math.max(left - 1, 0))
-      return left > 0
+    const taken = new Map<number, number>()
+    for (const [product, count] of wanted) taken.set(product, await takeCopies(tx, product, count))
+    const copies = new Map(taken)
+    const stored: Stored[] = group.map(({ fields, limits }) => {
+      if (limits && beyondLimits(waitingOf(waiting, fields), limits)) return { limited: true }
+      const product = Number(fields.product)
+      const left = copies.get(product)!
+      if (left === 0) return null
+      copies.set(product, left - 1)
+      countIn(waiting, fields)
+      return { orderId: newOrderId() }
     })
-    const count = sold.filter(Boolean).length
-    const stored: Stored[] = group.map(() => null)
+    // Copies left over were taken for orders that turned out limited: back to the shelf.
+    for (const [product, unused] of copies)
+      if (unused > 0)
+        await tx.execute({
+          sql: 'UPDATE products SET current_stock = current_stock + ? WHERE id = ?',
+          args: [unused, product],
+        })
+    const count = stored.filter((s) => s && 'orderId' in s).length
     if (count > 0) {
       const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER, count))
       let addressIndex = Number(counted.rows[0]?.value) - count
       const now = new Date().toISOString()
       const args: InValue[] = []
       group.forEach(({ fields, addressFor }, i) => {
-        if (!sold[i]) return
-        const id = newOrderId()
-        args.push(...orderRow(id, fields, addressIndex, addressFor(addressIndex), now))
-        stored[i] = { orderId: id }
+        const outcome = stored[i]
+        if (!outcome || !('orderId' in outcome)) return
+        args.push(...orderRow(outcome.orderId, fields, addressIndex, addressFor(addressIndex), now))
         addressIndex += 1
       })
       await tx.execute({ sql: insertOrders(count), args })
@@ -249,17 +286,57 @@ async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[
 }
 
 /**
- * One order of a group, under a savepoint: an order whose copy is gone, or whose address cannot
- * be derived, leaves nothing behind (no order, no copy, no index) and the others go on.
+ * The waiting orders of the group's clients and addresses, in one statement (none without
+ * limits).
+ */
+async function countWaiting(
+  tx: Transaction,
+  group: Pick<NewOrder, 'fields' | 'limits'>[],
+): Promise<WaitingByKey> {
+  const clients = new Map<string, number>()
+  const emails = new Map<string, number>()
+  for (const { fields, limits } of group) {
+    if (!limits) continue
+    const bound = (keys: Map<string, number>, key: string, limit: number) =>
+      keys.set(key, Math.max(keys.get(key) ?? 0, limit))
+    if (fields.clientKey) bound(clients, fields.clientKey, limits.maxOpenOrdersPerClient)
+    bound(emails, fields.userEmail, limits.maxOpenOrdersPerEmail)
+  }
+  if (clients.size === 0 && emails.size === 0) return { byClient: clients, byEmail: emails }
+  const { sql, args, read } = waitingOrdersOfEach({ clients, emails })
+  const result = await tx.execute({ sql, args })
+  return read(result.rows[0] ?? {})
+}
+
+const waitingOf = (waiting: WaitingByKey, fields: NewOrderFields) => ({
+  byClient: (fields.clientKey && waiting.byClient.get(fields.clientKey)) || 0,
+  byEmail: waiting.byEmail.get(fields.userEmail) ?? 0,
+})
+
+/** One more waiting order of the fields' client and address. */
+function countIn(waiting: WaitingByKey, fields: NewOrderFields) {
+  const { byClient, byEmail } = waitingOf(waiting, fields)
+  if (fields.clientKey) waiting.byClient.set(fields.clientKey, byClient + 1)
+  waiting.byEmail.set(fields.userEmail, byEmail + 1)
+}
+
+/**
+ * One order of a group, under a savepoint: an order beyond a limit (the orders of the group
+ * stored before it counted), whose copy is gone, or whose address cannot be derived, leaves
+ * nothing behind (no order, no copy, no index) and the others go on.
  */
 async function storeOne(
   tx: Transaction,
-  { fields, addressFor }: NewOrder,
+  { fields, addressFor, limits }: NewOrder,
 ): Promise<Stored | { failed: unknown }> {
   const id = newOrderId()
   const now = new Date().toISOString()
   await tx.execute('SAVEPOINT new_order')
   try {
+    if (limits) {
+      const waiting = await countWaiting(tx, [{ fields, limits }])
+      if (beyondLimits(waitingOf(waiting, fields), limits)) return { limited: true }
+    }
     const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER))
     const addressIndex = Number(counted.rows[0]?.value) - 1
     const [, taken] = await tx.batch([
@@ -283,17 +360,33 @@ async function storeOne(
 /**
  * Payload's create, inside one transaction with the index and the copy: the order is stored
  * holding no copy (stockReleasedAt set), then the copy is taken and claimed by the order in one
- * conditional step; when none is left, everything is rolled back.
+ * conditional step; when none is left, everything is rolled back. The limits are counted after
+ * the index is claimed: every checkout's transaction writes that counter, so two of them at once
+ * cannot both count without seeing each other's order (MongoDB refuses the second write).
  */
 async function storeWithPayload({
   payload,
   fields,
   addressFor,
+  limits,
 }: NewOrder & { payload: Payload }): Promise<Stored> {
   const req = await createLocalReq({}, payload)
   const ownsTransaction = await initTransaction(req)
   try {
     const addressIndex = await claimAddressIndex({ payload, req })
+    if (limits) {
+      const waiting = await countWaitingOrders({
+        payload,
+        req,
+        limits,
+        clientKey: fields.clientKey ?? '',
+        email: fields.userEmail,
+      })
+      if (beyondLimits(waiting, limits)) {
+        await killTransaction(req)
+        return { limited: true }
+      }
+    }
     const order = await payload.create({
       collection: slugs.orders,
       depth: 0,

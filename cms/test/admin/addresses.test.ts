@@ -95,7 +95,9 @@ describe('GET /api/admin/addresses', () => {
       /^attachment; filename="?addresses-\d{4}-\d{2}-\d{2}\.csv"?$/,
     )
     const lines = (await response.text()).trim().split('\n')
-    expect(lines[0]).toBe('index,path,address,order id,status,received satoshis,received BSV')
+    expect(lines[0]).toBe(
+      '"index","path","address","order id","status","received satoshis","received BSV"',
+    )
     expect(lines).toHaveLength(9)
     expect(lines[2]).toBe(
       [
@@ -106,7 +108,9 @@ describe('GET /api/admin/addresses', () => {
         'AWAITING_PAYMENT',
         5000,
         '0.00005000',
-      ].join(','),
+      ]
+        .map((cell) => `"${cell}"`)
+        .join(','),
     )
   })
 

@@ -157,6 +157,25 @@ describe('finding orders', () => {
     expect(await list('?exception=needs-settling&status=PAID')).toEqual(['over'])
   })
 
+  it('matches % and _ as themselves, never as wildcards', async () => {
+    // The search is text, never a LIKE pattern: `q=%` finds only orders holding a %.
+    expect(await list('?q=%25')).toEqual([])
+    expect(await list('?q=_')).toEqual([])
+    await order('per%cent', { status: 'EXPIRED', email: 'percent@example.com' })
+    await order('under_score', { status: 'EXPIRED', email: 'under_score@example.com' })
+    await order('back\\slash', { status: 'EXPIRED', email: 'backslash@example.com' })
+    expect(await list('?q=%25')).toEqual(['per%cent'])
+    expect(await list('?q=r%25c')).toEqual(['per%cent'])
+    expect(await list('?q=_')).toEqual(['under_score'])
+    expect(await list('?q=under_score@')).toEqual(['under_score'])
+    expect(await list('?q=%5C')).toEqual(['back\\slash'])
+    // As wildcards, `p_r` would match "per" and `1Find%cent` the first address.
+    expect(await list('?q=p_r')).toEqual([])
+    expect(await list('?q=1Find%25cent')).toEqual([])
+    // Words still match in any order, each anywhere in the same field.
+    expect(await list('?q=cent %25')).toEqual(['per%cent'])
+  })
+
   it('refuses what it does not understand with a reason', async () => {
     for (const query of ['?status=LOST', '?exception=weird', `?q=${'x'.repeat(201)}`, '?page=0']) {
       const response = await admin.request('GET', `/orders${query}`)
@@ -176,17 +195,49 @@ describe('GET /api/admin/orders/export.csv', () => {
     )
     const lines = (await response.text()).trimEnd().split('\n')
     expect(lines[0]).toBe(
-      'id,created,status,product,EUR,BSV,satoshis,e-mail,txids,shipping,tracking,shipping EUR',
+      '"id","created","status","product","EUR","BSV","satoshis","e-mail","txids","shipping","tracking","shipping EUR"',
     )
     expect(lines).toHaveLength(3)
-    const paid = lines.find((l) => l.startsWith(ids.paid!))!
-    expect(paid).toContain(',PAID,Printed book,30.00,0.75000000,0,Reader.Two@Mail.example,')
+    const paid = lines.find((l) => l.startsWith(`"${ids.paid!}"`))!
+    expect(paid).toContain(
+      ',"PAID","Printed book","30.00","0.75000000","0","Reader.Two@Mail.example",',
+    )
     expect(paid).toContain(TXID)
     expect(paid).toContain('"Ada Buyer, 1 Main St, ""B"", 00100 Rome, Italy"')
     // The shipping part of the 30.00 paid, last.
-    expect(paid.endsWith(',4.50')).toBe(true)
-    const over = lines.find((l) => l.startsWith(ids.over!))!
-    expect(over).toContain(",'=cmd|calc@example.com,")
+    expect(paid.endsWith(',"4.50"')).toBe(true)
+    const over = lines.find((l) => l.startsWith(`"${ids.over!}"`))!
+    expect(over).toContain(`,"'=cmd|calc@example.com",`)
+  })
+
+  it('leaves no formula to run in a cell, whatever separator a spreadsheet splits on', async () => {
+    // An e-mail the Orders collection refuses may still be in the database (an older checkout
+    // wrote its rows without Payload's validation), so it is written there directly.
+    const id = await order('semicolons', { status: 'CANCELLED' })
+    await shop.payload.db.updateOne({
+      collection: slugs.orders,
+      where: { id: { equals: id } },
+      data: { userEmail: 'x;=2*21;@b.co' },
+    })
+    const response = await admin.request('GET', '/orders/export.csv?status=CANCELLED')
+    expect(response.status).toBe(200)
+    const lines = (await response.text()).trimEnd().split('\n')
+    expect(lines).toHaveLength(2)
+    for (const line of lines) {
+      // Every cell quoted, inner quotes doubled: the line is nothing but quoted cells.
+      const cells = [...line.matchAll(/"((?:[^"]|"")*)"(?:,|$)/g)]
+      expect(cells.map((c) => c[0]).join('')).toBe(line)
+      expect(cells).toHaveLength(12)
+    }
+    const row = lines[1]!
+    expect(row).toContain(`"x;'=2*21;'@b.co"`)
+    // A spreadsheet that splits on ; (the usual separator where the decimal mark is a comma),
+    // on a comma or on a tab, quotes or not, meets no piece it would run.
+    for (const separator of [';', ',', '\t'])
+      for (const piece of row.split(separator))
+        expect(piece.replace(/^[\s"]+/, ''), `${JSON.stringify(separator)}: ${piece}`).not.toMatch(
+          /^[=+\-@]/,
+        )
   })
 
   it('is for admins only, and checks its filters', async () => {

@@ -1,3 +1,4 @@
+import type { TransactionMode } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
@@ -36,11 +37,11 @@ afterAll(async () => {
   await shop?.close()
 })
 
-const order = async (userEmail: string) => {
+const order = async (userEmail: string, product = productId) => {
   const response = await fetch(`${shop.url}/api/orders/create`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ productId, userEmail, ...SHIPPING }),
+    body: JSON.stringify({ productId: product, userEmail, ...SHIPPING }),
   })
   return {
     status: response.status,
@@ -153,5 +154,128 @@ describe('"order created" e-mails to one address', () => {
         to: 'victim@example.com',
       }),
     ).toBe(true)
+  })
+})
+
+describe('a burst of checkouts', () => {
+  const LIMIT_ANSWER = {
+    success: false,
+    error:
+      'You already have unpaid orders waiting for payment. Please pay one of them or let it expire before placing another.',
+  }
+  /** Nothing placed by the tests before is still waiting: each burst starts from none. */
+  const expireEveryOrder = () =>
+    sqlite(shop.payload).execute({
+      sql: 'UPDATE orders SET gateway_expires_at = ?',
+      args: [new Date(Date.now() - 60_000).toISOString()],
+    })
+  const plentifulBook = async (name: string) =>
+    (
+      (await shop.payload.create({
+        collection: slugs.products,
+        data: { name, type: 'PHYSICAL', priceEUR: 5, totalStock: 100, currentStock: 100 },
+      })) as Product
+    ).id as number
+
+  it('from one client stores no more orders than its limit, however many come at once', async () => {
+    // Counts read only before the write let a burst through: each of the 30 sees none waiting.
+    await expireEveryOrder()
+    const book = await plentifulBook('Thirty at once')
+    // The worst case of a burst, made certain: every checkout has read the counts before the
+    // first write begins (under load, the reads of many checkouts come ahead of their writes).
+    const client = sqlite(shop.payload)
+    let reads = 0
+    let allRead!: () => void
+    const readsDone = new Promise<void>((resolve) => (allRead = resolve))
+    const execute = client.execute.bind(client)
+    const transaction = client.transaction.bind(client)
+    const counting = vi.spyOn(client, 'execute').mockImplementation((stmt) => {
+      const sql = typeof stmt === 'string' ? stmt : stmt.sql
+      if (sql.includes('by_client') && ++reads === 30) allRead()
+      return execute(stmt as never)
+    })
+    const writing = vi
+      .spyOn(client, 'transaction')
+      .mockImplementation(((mode?: TransactionMode) =>
+        readsDone.then(() => transaction(mode))) as typeof client.transaction)
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => order(`burst-${i}@example.com`, book)),
+    ).finally(() => {
+      counting.mockRestore()
+      writing.mockRestore()
+    })
+    const placed = answers.filter((a) => a.status === 201)
+    expect(placed).toHaveLength(3)
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(refused.status).toBe(429)
+      expect(refused.body).toEqual(LIMIT_ANSWER)
+    }
+    const stored = await shop.payload.count({
+      collection: slugs.orders,
+      where: { product: { equals: book } },
+    })
+    expect(stored.totalDocs).toBe(3)
+    const left = (await shop.payload.findByID({ collection: slugs.products, id: book })) as Product
+    expect(left.currentStock).toBe(97)
+  })
+
+  /** `count` checkouts of one address from as many clients, stored at once. */
+  const oneAddress = async (
+    count: number,
+    addressFor: (i: number, index: number) => string = (_, index) => `one-address-${index}`,
+  ) => {
+    await expireEveryOrder()
+    const book = await plentifulBook('One address, many clients')
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: count }, (_, i) =>
+        storeNewOrder({
+          payload: shop.payload,
+          limits: { maxOpenOrdersPerClient: 3, maxOpenOrdersPerEmail: 2 },
+          fields: {
+            product: book,
+            productName: 'One address, many clients',
+            productType: 'PHYSICAL',
+            userEmail: 'one-address@example.com',
+            clientKey: `client-${i}`,
+            priceAtPurchaseUSD: 5,
+            bsvUsdRateAtPurchase: 40,
+            amountSatoshiExpected: 12_500_000,
+            gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+          },
+          addressFor: (index) => addressFor(i, index),
+        }),
+      ),
+    )
+    const left = (await shop.payload.findByID({ collection: slugs.products, id: book })) as Product
+    const kinds = outcomes.map((o) =>
+      o.status === 'rejected' ? 'failed' : o.value && 'orderId' in o.value ? 'order' : o.value,
+    )
+    return { kinds, stock: left.currentStock }
+  }
+
+  it('for one e-mail address stores no more than its limit, whatever the clients', async () => {
+    const { kinds, stock } = await oneAddress(12)
+    expect(kinds.filter((k) => k === 'order')).toHaveLength(2)
+    expect(kinds.filter((k) => k !== 'order')).toEqual(Array(10).fill({ limited: true }))
+    // The copies of the refused checkouts stay on the shelf.
+    expect(stock).toBe(98)
+  })
+
+  it('counts the orders stored before it when a group goes one order at a time', async () => {
+    // One address that cannot be derived sends the group down the one-at-a-time path.
+    const { kinds, stock } = await oneAddress(6, (i, index) => {
+      if (i === 0) throw new RangeError('no address')
+      return `one-at-a-time-${index}`
+    })
+    expect(kinds).toEqual([
+      'failed',
+      'order',
+      'order',
+      { limited: true },
+      { limited: true },
+      { limited: true },
+    ])
+    expect(stock).toBe(98)
   })
 })

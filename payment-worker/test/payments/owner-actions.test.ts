@@ -260,8 +260,10 @@ describe('settle', () => {
       return about.length === 4 ? about : null
     })
     for (const delivery of received) {
-      const expected = `sha256=${crypto.createHmac('sha256', WEBHOOK_SECRET).update(delivery.body).digest('hex')}`
-      expect(delivery.signature).toBe(expected)
+      // Shop-Sig: t=<unix seconds of the attempt>,v1=<hex HMAC-SHA256 of "<t>.<body>">.
+      const t = /^t=(\d+),/.exec(delivery.signature)?.[1]
+      const v1 = crypto.createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${delivery.body}`)
+      expect(delivery.signature).toBe(`t=${t},v1=${v1.digest('hex')}`)
     }
     const byType = (type: string) => received.filter((d) => d.json.type === type)
     for (const type of ['OrderPaid', 'OrderNeedsSettling']) {

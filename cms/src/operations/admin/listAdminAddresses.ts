@@ -4,7 +4,7 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import { deriveOrderAddress } from '@shop/chain'
-import { csvCell } from './csv'
+import { csvRow } from './csv'
 import { highestAddressIndex } from '../dashboard/getAdminStats'
 
 export const ADDRESSES_PER_PAGE = 50
@@ -88,7 +88,9 @@ export async function exportAdminAddressesCsv({
   wallet: Wallet
 }): Promise<string> {
   const highest = await highestAddressIndex(payload)
-  const lines = ['index,path,address,order id,status,received satoshis,received BSV']
+  const lines = [
+    csvRow(['index', 'path', 'address', 'order id', 'status', 'received satoshis', 'received BSV']),
+  ]
   for (let from = 0; highest !== null && from <= highest; from += 1000) {
     const rows = await addressesBetween({
       payload,
@@ -98,7 +100,7 @@ export async function exportAdminAddressesCsv({
     })
     for (const row of rows.reverse())
       lines.push(
-        [
+        csvRow([
           row.index,
           `m/0/${row.index}`,
           row.address,
@@ -106,9 +108,7 @@ export async function exportAdminAddressesCsv({
           row.status,
           row.receivedSatoshis,
           formatBSV(row.receivedSatoshis),
-        ]
-          .map(csvCell)
-          .join(','),
+        ]),
       )
   }
   return `${lines.join('\n')}\n`

@@ -4,9 +4,18 @@ import type { Payload, Where } from 'payload'
 import { z } from 'zod'
 
 import { slugs } from '../../collections/slugs'
+import { engineOf, sqlite } from '../../db/atomic'
+import { NEEDS_ATTENTION_WHERE } from './needsAttention'
 import { NEEDS_SETTLING_WHERE } from './needsSettling'
 
-export const ORDER_EXCEPTIONS = ['late', 'partial', 'over', 'invalid', 'needs-settling'] as const
+export const ORDER_EXCEPTIONS = [
+  'late',
+  'partial',
+  'over',
+  'invalid',
+  'needs-settling',
+  'attention',
+] as const
 export type OrderException = (typeof ORDER_EXCEPTIONS)[number]
 
 export type OrderFilters = {
@@ -59,18 +68,49 @@ const EXCEPTION_WHERE: Record<OrderException, Where> = {
   over: { 'flags.paidOver': { equals: true } },
   invalid: { 'flags.paidInvalid': { equals: true } },
   'needs-settling': NEEDS_SETTLING_WHERE,
+  attention: NEEDS_ATTENTION_WHERE,
+}
+
+/** LIKE's own characters: wildcards in a pattern, so a search holding one is matched apart. */
+const LIKE_WILDCARDS = /[%_]/
+
+/** A LIKE pattern (`ESCAPE '\'`) finding `word` anywhere, every character as itself. */
+const containing = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`
+
+/**
+ * SQLite: the orders whose id, e-mail, payment address or payment txid (the order's own or one
+ * of its payments') holds every word of the search, as Payload's `like` finds them, but with `%`
+ * and `_` matched as themselves: Payload's `like` on SQLite puts the words into a LIKE pattern
+ * as they are, with no escape, so `q=%` would list every order.
+ */
+async function ordersHoldingLiterally(payload: Payload, q: string): Promise<string[]> {
+  const patterns = q.split(/\s+/).filter(Boolean).map(containing)
+  const holdsAll = (column: string) =>
+    `(${patterns.map(() => `${column} LIKE ? ESCAPE '\\'`).join(' AND ')})`
+  const columns = ['id', 'user_email', 'payment_address', 'payment_txid']
+  const result = await sqlite(payload).execute({
+    sql: `SELECT id FROM orders WHERE ${columns.map(holdsAll).join(' OR ')}
+          UNION SELECT order_id FROM payments WHERE order_id IS NOT NULL AND ${holdsAll('txid')}`,
+    args: [...columns.flatMap(() => patterns), ...patterns],
+  })
+  return result.rows.map((row) => String(row.id))
 }
 
 /**
  * The orders the filters select: by status (any of), by exception, and by a partial match of
  * the search on the order id, the buyer's e-mail, the payment address or the txid of any payment
- * the order received.
+ * the order received. Every character of the search is matched as itself. On MongoDB Payload's
+ * `like` is a case-insensitive regex of each word with the regex's special characters escaped
+ * (`escapeRegExp` in @payloadcms/db-mongodb): `%`, `_`, `\` and the regex's own characters are
+ * literal there already, and the search goes to it unchanged.
  */
 export async function orderWhere(payload: Payload, filters: OrderFilters): Promise<Where> {
   const and: Where[] = []
   if (filters.status.length > 0) and.push({ status: { in: filters.status } })
   if (filters.exception) and.push(EXCEPTION_WHERE[filters.exception])
-  if (filters.q) {
+  if (filters.q && LIKE_WILDCARDS.test(filters.q) && engineOf(payload) === 'sqlite') {
+    and.push({ id: { in: await ordersHoldingLiterally(payload, filters.q) } })
+  } else if (filters.q) {
     const q = filters.q
     const paid = await payload.find({
       collection: slugs.payments,

@@ -17,6 +17,7 @@ import { storeNewOrder } from '../../db/storeNewOrder'
 import {
   clientKeyOf,
   hoardingProblem,
+  TOO_MANY_WAITING,
   waitingCountsOf,
   waitingOrdersColumns,
 } from './limitOpenOrders'
@@ -136,6 +137,11 @@ export async function createOrder({
   // are taken together or not at all (issue 18: they were three commits, each an fsync).
   const stored = await storeNewOrder({
     payload,
+    // Counted again inside the write: the counts above may be stale under a burst.
+    limits: {
+      maxOpenOrdersPerClient: env.maxOpenOrdersPerClient,
+      maxOpenOrdersPerEmail: env.maxOpenOrdersPerEmail,
+    },
     addressFor: (index) => {
       const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
       const address = deriveOrderAddress({ ...wallet, index })
@@ -166,6 +172,7 @@ export async function createOrder({
     },
   })
   if (!stored) throw new OrderRequestError('This book is out of stock.', 409)
+  if ('limited' in stored) throw new OrderRequestError(TOO_MANY_WAITING, 429)
   // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
   return stored
 }

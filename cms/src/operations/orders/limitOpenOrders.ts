@@ -3,7 +3,7 @@ import crypto from 'node:crypto'
 import type { InValue } from '@libsql/client'
 
 import { ORDER_STATUS_GROUPS } from '@shop/domain'
-import type { Payload, Where } from 'payload'
+import type { Payload, PayloadRequest, Where } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import { engineOf, sqlite } from '../../db/atomic'
@@ -43,11 +43,21 @@ type WaitingOrdersOf = {
 /** The client's and the address's waiting orders, each counted up to its limit. */
 export type WaitingCounts = { byClient: number; byEmail: number }
 
+/** What a checkout beyond a limit is told (429). */
+export const TOO_MANY_WAITING =
+  'You already have unpaid orders waiting for payment. Please pay one of them or let it expire before placing another.'
+
+/** Whether one more waiting order, beside those counted, goes beyond a limit. */
+export const beyondLimits = ({ byClient, byEmail }: WaitingCounts, limits: OpenOrderLimits) =>
+  byClient >= limits.maxOpenOrdersPerClient || byEmail >= limits.maxOpenOrdersPerEmail
+
 /**
  * Why this order would hoard stock, or null: one client (or one e-mail address) may hold only so
  * many unpaid orders at once, each holding a copy for the expiry time and each sending an e-mail
  * (issue 14, finding 7: 50 orders took all the stock and mailed any address 50 times). `counted`
- * when checkout read the counts already, with its product (`waitingOrdersColumns`).
+ * when checkout read the counts already, with its product (`waitingOrdersColumns`). This early
+ * answer spares a checkout the rate and the write; the limits hold because the write counts
+ * again inside its transaction (`storeNewOrder`), the orders written with it included.
  */
 export async function hoardingProblem({
   payload,
@@ -56,11 +66,26 @@ export async function hoardingProblem({
   email,
   counted,
 }: WaitingOrdersOf & { counted?: WaitingCounts }): Promise<string | null> {
-  const { byClient, byEmail } =
-    counted ?? (await countWaitingOrders({ payload, limits, clientKey, email }))
-  if (byClient >= limits.maxOpenOrdersPerClient || byEmail >= limits.maxOpenOrdersPerEmail)
-    return 'You already have unpaid orders waiting for payment. Please pay one of them or let it expire before placing another.'
-  return null
+  const counts = counted ?? (await countWaitingOrders({ payload, limits, clientKey, email }))
+  return beyondLimits(counts, limits) ? TOO_MANY_WAITING : null
+}
+
+/**
+ * SQLite: the waiting orders whose `column` is `key`, as a scalar subquery whose scan stops at
+ * `limit` (a client with a thousand old orders costs no more than one with a few).
+ */
+function boundedCount(
+  column: 'client_key' | 'user_email',
+  key: string,
+  limit: number,
+  now: string,
+): { sql: string; args: InValue[] } {
+  const statuses = WAITING_STATUSES.map(() => '?').join(', ')
+  return {
+    sql: `(SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${column} = ?
+        AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?))`,
+    args: [key, ...WAITING_STATUSES, now, limit],
+  }
 }
 
 /**
@@ -76,22 +101,46 @@ export function waitingOrdersColumns({
   email,
 }: Omit<WaitingOrdersOf, 'payload'>): { sql: string; args: InValue[] } {
   const now = new Date().toISOString()
-  const statuses = WAITING_STATUSES.map(() => '?').join(', ')
-  const bounded = (column: string) =>
-    `(SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${column} = ?
-        AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?))`
+  const byClient = boundedCount('client_key', clientKey, limits.maxOpenOrdersPerClient, now)
+  const byEmail = boundedCount('user_email', email, limits.maxOpenOrdersPerEmail, now)
   return {
-    sql: `${bounded('client_key')} AS by_client, ${bounded('user_email')} AS by_email`,
-    args: [
-      clientKey,
-      ...WAITING_STATUSES,
-      now,
-      limits.maxOpenOrdersPerClient,
-      email,
-      ...WAITING_STATUSES,
-      now,
-      limits.maxOpenOrdersPerEmail,
-    ],
+    sql: `${byClient.sql} AS by_client, ${byEmail.sql} AS by_email`,
+    args: [...byClient.args, ...byEmail.args],
+  }
+}
+
+/** The waiting orders of each client key and each address, by key. */
+export type WaitingByKey = { byClient: Map<string, number>; byEmail: Map<string, number> }
+
+/**
+ * SQLite: one SELECT counting the waiting orders of every client key and every address given
+ * (each with the limit its count may stop at), for a group of checkouts written together; read
+ * its row with `read`.
+ */
+export function waitingOrdersOfEach({
+  clients,
+  emails,
+}: {
+  clients: Map<string, number>
+  emails: Map<string, number>
+}): { sql: string; args: InValue[]; read: (row: Record<string, unknown>) => WaitingByKey } {
+  const now = new Date().toISOString()
+  const columns = [
+    ...[...clients].map(([key, limit], i) => ({
+      as: `c${i}`,
+      ...boundedCount('client_key', key, limit, now),
+    })),
+    ...[...emails].map(([key, limit], i) => ({
+      as: `e${i}`,
+      ...boundedCount('user_email', key, limit, now),
+    })),
+  ]
+  const countsOf = (keys: Map<string, number>, prefix: string, row: Record<string, unknown>) =>
+    new Map([...keys.keys()].map((key, i) => [key, Number(row[`${prefix}${i}`] ?? 0)]))
+  return {
+    sql: `SELECT ${columns.map((c) => `${c.sql} AS ${c.as}`).join(', ')}`,
+    args: columns.flatMap((c) => c.args),
+    read: (row) => ({ byClient: countsOf(clients, 'c', row), byEmail: countsOf(emails, 'e', row) }),
   }
 }
 
@@ -101,20 +150,26 @@ export const waitingCountsOf = (row: Record<string, unknown>): WaitingCounts => 
   byEmail: Number(row.by_email ?? 0),
 })
 
-/** The client's and the address's waiting orders, each counted up to its limit and no further. */
-async function countWaitingOrders({
+/**
+ * The client's and the address's waiting orders, each counted up to its limit and no further;
+ * inside the transaction `req` has open when given (MongoDB's store counts in its own).
+ */
+export async function countWaitingOrders({
   payload,
   limits,
   clientKey,
   email,
-}: WaitingOrdersOf): Promise<WaitingCounts> {
+  req,
+}: WaitingOrdersOf & { req?: Partial<PayloadRequest> }): Promise<WaitingCounts> {
   if (engineOf(payload) === 'mongodb') {
     const [byClient, byEmail] = await Promise.all([
       payload.count({
+        req,
         collection: slugs.orders,
         where: { and: [waiting(), { clientKey: { equals: clientKey } }] },
       }),
       payload.count({
+        req,
         collection: slugs.orders,
         where: { and: [waiting(), { userEmail: { equals: email } }] },
       }),

@@ -8,19 +8,29 @@ import type { Order, WebhookDelivery } from '../../payload-types'
 
 /**
  * The owner's webhook, after BTCPay Server's conventions: a JSON body with a delivery id, the
- * event type and a Unix timestamp, signed with HMAC-SHA256 of the exact body under the shared
- * secret (`Shop-Sig: sha256=<hex>`, as BTCPay's `BTCPay-Sig`); any 2xx is a success, anything
- * else is retried with doubling delays from WEBHOOK_RETRY_BASE_MS (10 s; 10 retries, about 3
- * hours), then the delivery is marked failed and stays visible in /cms.
+ * event type and the Unix time of the event; any 2xx is a success, anything else is retried with
+ * doubling delays from WEBHOOK_RETRY_BASE_MS (10 s; 10 retries, about 3 hours), then the delivery
+ * is marked failed and stays visible in /cms.
+ *
+ * Each attempt is signed when it is sent, as Stripe signs its events: `Shop-Sig:
+ * t=<unix seconds of the attempt>,v1=<hex HMAC-SHA256 of "<t>.<body>" under WEBHOOK_SECRET>`.
+ * A receiver checks the signature, refuses a t more than a few minutes old (a replayed request),
+ * and dedupes on the body's deliveryId (a retry of one it already took, now with a fresh t).
  */
 export const SIGNATURE_HEADER = 'Shop-Sig'
 const TIMEOUT_MS = 10_000
 
-export function signWebhookBody(body: string, secret: string): string {
-  return `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`
+/** The `Shop-Sig` header of a body sent at `at`: `t=<unix seconds>,v1=<hex>`. */
+export function signWebhookBody(body: string, secret: string, at = new Date()): string {
+  const t = Math.floor(at.getTime() / 1000)
+  const v1 = crypto.createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')
+  return `t=${t},v1=${v1}`
 }
 
-/** What the receiver learns of the order: its state, never the buyer's e-mail or address. */
+/**
+ * What the receiver learns of the order: its state, never the buyer's e-mail or address.
+ * `timestamp` is when the event happened; when an attempt was sent is in its signature.
+ */
 function bodyOf(event: WebhookEvent, order: Order, deliveryId: string): string {
   return JSON.stringify({
     deliveryId,
@@ -123,6 +133,7 @@ export async function deliverWebhook({
       headers: {
         'content-type': 'application/json',
         'user-agent': 'BookShop-Webhooks/1',
+        // Signed now, at this attempt: a retry carries its own time, never the first one's.
         [SIGNATURE_HEADER]: signWebhookBody(body, webhook.secret),
       },
       body,
