@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 
 import { P2PKH, Transaction } from '@bsv/sdk'
 import { WebSocketServer } from 'ws'
+import type { WebSocket } from 'ws'
 
 import { connectChainFeed, feedUrl, parseFeedMessage, verifiedHex } from './feed'
 import type { ChainSimulator } from './simulator'
@@ -189,6 +190,98 @@ describe('the stream from the chain simulator', () => {
       expect(feed.connected()).toBe(false)
     } finally {
       witness.close()
+    }
+  })
+})
+
+/** A local push server; `onConnection` is told which connection (1, 2, ...) it is. */
+async function localPushServer(onConnection: (ws: WebSocket, n: number, url: string) => void) {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+  let connections = 0
+  server.on('connection', (ws, req) => onConnection(ws, (connections += 1), req.url ?? ''))
+  await new Promise((resolve) => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `ws://127.0.0.1:${port}/websocket`,
+    connections: () => connections,
+    close: async () => {
+      for (const ws of server.clients) ws.terminate()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+const pushed = (txid: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ channel: 'woc:mempoolTx', pub: { data: { txid, vout: [], ...extra } } })
+
+describe('the handshake', () => {
+  it("sends WoC's connect command ({}) first, on the channels the shop listens to", async () => {
+    const first: string[] = []
+    let asked = ''
+    const server = await localPushServer((ws, _n, url) => {
+      asked = url
+      ws.once('message', (data) => first.push(String(data)))
+    })
+    const feed = connectChainFeed({ url: server.url, onTransaction: () => {}, onBlock: () => {} })
+    try {
+      await until(() => first.length === 1)
+      expect(first).toEqual(['{}'])
+      expect(new URL(asked, 'ws://x').searchParams.get('channels')).toBe(
+        'woc:mempoolTx,woc:blockHeader',
+      )
+    } finally {
+      feed.close()
+      await server.close()
+    }
+  })
+
+  it('starts again when the server says it ends the stream', async () => {
+    const heard: string[] = []
+    const server = await localPushServer((ws, n) => {
+      // WoC's server (centrifugo) ends a stream with a disconnect push, code and reason.
+      if (n === 1) ws.send(JSON.stringify({ type: 7, data: { code: 3001, reason: 'shutdown' } }))
+      else ws.send(pushed(TXID))
+    })
+    const feed = connectChainFeed({
+      url: server.url,
+      onTransaction: (tx) => heard.push(tx.txid),
+      onBlock: () => {},
+      reconnectDelayMs: () => 10,
+    })
+    try {
+      await until(() => heard.includes(TXID))
+      expect(server.connections()).toBe(2)
+    } finally {
+      feed.close()
+      await server.close()
+    }
+  })
+})
+
+describe('a frame larger than the stream takes (10 MB)', () => {
+  it('is dropped and reported, and a normal frame afterwards is still handled', async () => {
+    const BIG = 'b1'.repeat(32)
+    const server = await localPushServer((ws, n) => {
+      if (n === 1) ws.send(pushed(BIG, { padding: 'x'.repeat(10 * 1024 * 1024) }))
+      ws.send(pushed(TXID))
+    })
+    const heard: string[] = []
+    const errors: unknown[] = []
+    const feed = connectChainFeed({
+      url: server.url,
+      onTransaction: (tx) => heard.push(tx.txid),
+      onBlock: () => {},
+      onError: (error) => errors.push(error),
+      reconnectDelayMs: () => 10,
+    })
+    try {
+      await until(() => heard.includes(TXID))
+      expect(heard).not.toContain(BIG)
+      expect(errors).toHaveLength(1)
+      expect(String(errors[0])).toMatch(/larger than/)
+    } finally {
+      feed.close()
+      await server.close()
     }
   })
 })

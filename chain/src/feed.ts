@@ -11,7 +11,21 @@ import WebSocket from 'ws'
  * connects costs speed, never a payment.
  *
  * Messages are JSON, as text or binary frames: `{ channel, pub: { data } }` (V2) or
- * `{ channel, data: { data } }` (V1); 'ping' is answered 'pong', empty frames are keep-alives.
+ * `{ channel, data: { data } }` (V1); 'ping' is answered 'pong', empty frames and `{}` are
+ * keep-alives.
+ *
+ * The handshake follows WhatsOnChain's docs (docs.taal.com → WhatsOnChain → WebSockets → WoC
+ * Sockets V2) and bsv-blockchain's wallet-toolbox (its WhatsOnChain socket ingestor,
+ * `WhatsOnChainIngestorWs.ts`): the channels go in the URL's `channels` query, as the V2 page
+ * lists them (`/websocket?channels=woc:blockHeader`; several are comma-separated, as WoC's V1
+ * examples subscribe); the first message is the connect command `{}` ("required to trigger
+ * connect on server side"); a 'ping' goes every 25 s and a server 'ping' is answered 'pong';
+ * the server's own frames (a connect reply, subscription notices) are not events, and a
+ * disconnect push (`type` 7, with a code and reason) ends the stream, which then starts again.
+ *
+ * A frame larger than `maxPayloadBytes` (4 MiB by default; a mempool transaction with its hex
+ * is far smaller) is never read: `ws` refuses it while it arrives and closes the connection,
+ * the drop is reported through `onError`, and the stream connects again.
  */
 
 export type PushedTransaction = {
@@ -34,7 +48,10 @@ export type ChainFeedOptions = {
   onTransaction: (tx: PushedTransaction) => void
   onBlock: (block: { height: number }) => void
   onStatus?: (status: { connected: boolean; error?: string }) => void
-  /** A handler that threw: the stream goes on (an event handler's throw would end the process). */
+  /**
+   * A handler that threw (the stream goes on: an event handler's throw would end the process),
+   * or a message dropped for its size (a PushMessageTooLargeError; the stream connects again).
+   */
   onError?: (error: unknown) => void
   /** Backoff before reconnect n (1-based). */
   reconnectDelayMs?: (attempt: number) => number
@@ -43,6 +60,20 @@ export type ChainFeedOptions = {
    * as long (not even a 'pong') is dropped and connected again.
    */
   pingEveryMs?: number
+  /** The largest frame read; a larger one is dropped and the stream starts again. */
+  maxPayloadBytes?: number
+}
+
+export const FEED_MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
+
+/** A pushed message too large to read, dropped with its connection. */
+export class PushMessageTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(
+      `A pushed message larger than ${limitBytes} bytes was dropped; the push stream connects again.`,
+    )
+    this.name = 'PushMessageTooLargeError'
+  }
 }
 
 export const FEED_CHANNELS = ['woc:mempoolTx', 'woc:blockHeader'] as const
@@ -57,7 +88,27 @@ export function feedUrl(url: string): string {
   return u.toString()
 }
 
-type Pushed = { channel?: unknown; pub?: { data?: unknown }; data?: { data?: unknown } }
+type Pushed = {
+  channel?: unknown
+  pub?: { data?: unknown }
+  data?: { data?: unknown; code?: unknown; reason?: unknown }
+  type?: unknown
+}
+
+/**
+ * Whether a message is the server ending the stream: a centrifugo disconnect push, `type` 7
+ * (wallet-toolbox closes on it: "If you don't close after unsubscribe or end of headers, after
+ * a delay, this is received"), or `{ disconnect: ... }` in the newer protocol.
+ */
+export function isDisconnect(text: string): boolean {
+  if (!text.startsWith('{')) return false
+  try {
+    const message = JSON.parse(text) as Pushed & { disconnect?: unknown }
+    return message?.type === 7 || (message?.disconnect !== undefined && message.disconnect !== null)
+  } catch {
+    return false
+  }
+}
 
 /** A pushed message's channel and data, or null for what the shop does not read. */
 export function parseFeedMessage(
@@ -108,6 +159,7 @@ export function verifiedHex(tx: PushedTransaction): string | undefined {
 export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
   const delay = options.reconnectDelayMs ?? defaultDelay
   const pingEveryMs = options.pingEveryMs ?? 25_000
+  const maxPayload = options.maxPayloadBytes ?? FEED_MAX_PAYLOAD_BYTES
   let socket: WebSocket | undefined
   let open = false
   let closed = false
@@ -123,12 +175,14 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
 
   const connect = () => {
     if (closed) return
-    const ws = new WebSocket(feedUrl(options.url))
+    const ws = new WebSocket(feedUrl(options.url), { maxPayload })
     socket = ws
     let heardAt = Date.now()
     ws.on('open', () => {
       failures = 0
       heardAt = Date.now()
+      // WoC's connect command: its server starts sending once it has it.
+      ws.send('{}')
       status(true)
       ping = setInterval(() => {
         if (ws.readyState !== WebSocket.OPEN) return
@@ -145,9 +199,13 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
         : Array.isArray(raw)
           ? Buffer.concat(raw).toString('utf8')
           : Buffer.from(raw).toString('utf8')
-      if (text === '' || text === 'pong') return
+      if (text === '' || text === 'pong' || text === '{}') return
       if (text === 'ping') {
         ws.send('pong')
+        return
+      }
+      if (isDisconnect(text)) {
+        ws.terminate()
         return
       }
       const message = parseFeedMessage(text)
@@ -158,9 +216,12 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
         options.onError?.(error)
       }
     })
-    ws.on('error', (error) => {
+    ws.on('error', (error: Error & { code?: string }) => {
+      if (closed) return
       // 'close' follows and reconnects; the error is said once per failed attempt.
-      if (!closed) status(false, error.message)
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        options.onError?.(new PushMessageTooLargeError(maxPayload))
+      else status(false, error.message)
     })
     ws.on('close', () => {
       clearInterval(ping)

@@ -4,8 +4,18 @@
  */
 export * from './types'
 export { createWhatsOnChainClient } from './whatsonchain'
+export type { WhatsOnChainOptions } from './whatsonchain'
 export * from './addresses'
 export { xpubProblem } from './xpub'
 export * from './rates'
-export { connectChainFeed, feedUrl, parseFeedMessage, verifiedHex, FEED_CHANNELS } from './feed'
+export {
+  connectChainFeed,
+  feedUrl,
+  isDisconnect,
+  parseFeedMessage,
+  verifiedHex,
+  FEED_CHANNELS,
+  FEED_MAX_PAYLOAD_BYTES,
+  PushMessageTooLargeError,
+} from './feed'
 export type { ChainFeed, ChainFeedOptions, PushedTransaction } from './feed'

@@ -23,6 +23,15 @@ type StateFile = {
 export type ChainEvent =
   { kind: 'tx'; txid: string; tx: Transaction } | { kind: 'block'; height: number; time: number }
 
+/** One transaction touching an address, in the order the chain took them in. */
+export type AddressEntry = {
+  txid: string
+  /** Block height, or null while in the mempool. */
+  height: number | null
+  /** Arrival order: within a block and in the mempool, later transactions have larger numbers. */
+  seq: number
+}
+
 export class ChainRejection extends Error {
   constructor(message: string) {
     super(message)
@@ -59,6 +68,9 @@ export function createChainState({
   if (file && fs.existsSync(file)) state = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
   const spent = new Map<string, string>() // outpoint -> spending txid
   const byAddress = new Map<string, Set<string>>()
+  /** Arrival order of each transaction (a file's transactions are in the order they came in). */
+  const seqOf = new Map<string, number>()
+  let nextSeq = 0
   /** Who hears of each new transaction and block (the simulator's push stream). */
   const listeners = new Set<(event: ChainEvent) => void>()
   const emit = (event: ChainEvent) => {
@@ -66,6 +78,7 @@ export function createChainState({
   }
 
   const index = (txid: string, stored: StoredTx) => {
+    seqOf.set(txid, nextSeq++)
     const tx = Transaction.fromHex(stored.hex)
     if (!stored.coinbase)
       for (const input of tx.inputs)
@@ -111,6 +124,7 @@ export function createChainState({
     if (!stored.coinbase)
       for (const input of tx.inputs) spent.delete(`${input.sourceTXID}:${input.sourceOutputIndex}`)
     for (const set of byAddress.values()) set.delete(txid)
+    seqOf.delete(txid)
     delete state.txs[txid]
   }
 
@@ -257,6 +271,29 @@ export function createChainState({
     },
     getHex(txid: string): string | undefined {
       return state.txs[txid]?.hex
+    },
+    /**
+     * The transactions touching an address, newest first (WhatsOnChain's default order): in
+     * blocks by height then arrival, or in the mempool by arrival.
+     */
+    entries(address: string, kind: 'confirmed' | 'unconfirmed'): AddressEntry[] {
+      const out: AddressEntry[] = []
+      for (const txid of byAddress.get(address) ?? []) {
+        const stored = state.txs[txid]
+        if (!stored || (kind === 'confirmed') !== (stored.height !== null)) continue
+        out.push({ txid, height: stored.height, seq: seqOf.get(txid) ?? 0 })
+      }
+      return out.sort((a, b) => (b.height ?? 0) - (a.height ?? 0) || b.seq - a.seq)
+    },
+    /**
+     * Which transaction spends an output: its txid, null while unspent, undefined when the
+     * output does not exist.
+     */
+    spender(txid: string, vout: number): string | null | undefined {
+      const stored = state.txs[txid]
+      if (!stored || !Number.isInteger(vout) || vout < 0) return undefined
+      if (vout >= Transaction.fromHex(stored.hex).outputs.length) return undefined
+      return spent.get(`${txid}:${vout}`) ?? null
     },
     history(address: string, kind: 'confirmed' | 'unconfirmed') {
       const out: { tx_hash: string; height?: number }[] = []

@@ -1,4 +1,10 @@
 /** Test mode only: a local chain that speaks WhatsOnChain's API, and a wallet that pays from it. */
-export { startChainSimulator } from './server'
-export type { ChainSimulator } from './server'
+export { startChainSimulator, HISTORY_ERROR } from './server'
+export type {
+  ApiRequestRecord,
+  ChainSimulator,
+  SimulatorFaults,
+  SimulatorLimits,
+  SimulatorPages,
+} from './server'
 export * from './wallet'
