@@ -359,6 +359,14 @@ export interface Order {
    */
   stockReleasedAt?: string | null;
   fulfillmentError?: string | null;
+  /**
+   * Why the payment worker could not process this order, if it could not.
+   */
+  attention?: string | null;
+  /**
+   * Since when the order has needed attention.
+   */
+  attentionSince?: string | null;
   shippingName?: string | null;
   shippingAddressLine1?: string | null;
   shippingAddressLine2?: string | null;
@@ -830,6 +838,8 @@ export interface OrdersSelect<T extends boolean = true> {
   fulfilledAt?: T;
   stockReleasedAt?: T;
   fulfillmentError?: T;
+  attention?: T;
+  attentionSince?: T;
   shippingName?: T;
   shippingAddressLine1?: T;
   shippingAddressLine2?: T;

@@ -72,6 +72,13 @@ export type AdminOrder = {
   settledAt: string | null
   /** The owner asked for a look at the chain that has not happened yet. */
   recheckRequestedAt: string | null
+  /**
+   * Why the payment worker could not process this order (its last try threw), or null: it is
+   * retried on its own, and the notice goes at its next success.
+   */
+  attention: string | null
+  /** Since when the order has needed attention. */
+  attentionSince: string | null
 }
 
 /** One entry of an order's history: who did what, when and why. */
@@ -110,6 +117,8 @@ export type AdminStats = {
   ordersAwaitingShipment: number
   /** Orders with a late, partial, over or invalid payment to settle by hand. */
   ordersWithPaymentExceptions: number
+  /** Orders the payment worker could not process (see AdminOrder.attention). */
+  ordersNeedingAttention: number
   addressGaps: AddressGaps
   /** 'off': production runs without e-mail on purpose (EMAIL_DELIVERY=off), and says so. */
   emailDelivery: 'smtp' | 'log' | 'off'

@@ -32,7 +32,7 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['PAID', 'ERROR_FULFILLMENT'],
   ['PROCESSING_DELIVERY', 'SHIPPED'],
   ['ERROR_FULFILLMENT', 'PAID'],
-  // The owner's settling actions (issue 15).
+  // The owner's settling actions.
   ['AWAITING_PAYMENT', 'CANCELLED'],
   ['UNDERPAID', 'CANCELLED'],
   ['PAYMENT_DETECTED', 'CANCELLED'],

@@ -1,3 +1,4 @@
+import { emailSchema } from './email'
 import { z } from './zod'
 
 import type { OrderStatus } from './order-status'
@@ -16,7 +17,7 @@ export const SHOP_BUSY =
 
 export const createOrderRequestSchema = z.object({
   productId: z.union([z.string().trim().min(1), z.number()]).transform((v) => String(v)),
-  userEmail: z.string().trim().min(1, 'Please enter a valid email address.').max(254),
+  userEmail: emailSchema,
   tokenAddress: z
     .string()
     .nullish()

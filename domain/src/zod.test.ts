@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 /**
  * The storefront's CSP has no 'unsafe-eval': a schema that probes `new Function` makes the
- * browser report a violation on every page that loads it (every admin page did, issue 18).
+ * browser report a violation on every page that loads it (every admin page would).
  */
 const compiled: unknown[] = []
 const RealFunction = globalThis.Function

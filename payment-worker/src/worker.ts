@@ -6,8 +6,11 @@ import { deriveOrderAddress, mergeHistories, verifiedHex } from '@shop/chain'
 import type { Order } from '@shop/cms/engine'
 import {
   ADDRESS_INDEX_COUNTER,
+  clearOrderAttention,
   countChainLook,
+  failureReason,
   fulfilOrder,
+  markOrderAttention,
   queueOrderCreatedEmails,
   runInWriterScope,
   fileStoreOf,
@@ -28,7 +31,7 @@ import {
   watchedOrdersWhere,
 } from './watch/query'
 import type { Watched, WatchSettings } from './watch/watched'
-import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen } from './watch/watched'
+import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen, retryDelayMs } from './watch/watched'
 
 /**
  * The payment worker's loop: what to watch is a query (watch/query.ts), the batches of a pass a
@@ -58,7 +61,10 @@ import { comesFirst, deadlineOf, intervalFor, isFresh, isOpen } from './watch/wa
  * It queues each new order's "order created" e-mail, records payments, settles statuses, fulfils
  * paid orders and sends queued e-mails. A failing
  * chain source is retried with exponential backoff; nothing is lost because every decision is
- * re-derived from the database on the next look.
+ * re-derived from the database on the next look. One order whose judgement or delivery throws
+ * is logged, shown to the owner as needing attention (its `attention` notice) and tried again
+ * on its own with a growing delay, while the pass goes on with the others; the jobs (e-mails,
+ * webhooks) run at the end of every pass whatever its looks did.
  */
 
 export type WorkerSettings = Pick<
@@ -198,6 +204,11 @@ export function startPaymentWorker({
   const inLook = new Map<Watched, number>()
   /** Judgements of one order run one after the other (a look's, and a push's beside the loop). */
   const judging = new Map<string, Promise<void>>()
+  /**
+   * Orders whose judgement or delivery threw: how many times in a row, and when each is tried
+   * again (`retryDelayMs`). Cleared by the order's next success.
+   */
+  const failing = new Map<string, { failures: number; retryAt: number }>()
   /** Address -> index of the next addresses checkout will hand out (`UPCOMING_ADDRESSES`). */
   const upcoming = new Map<string, number>()
   let lastPushAt = Number.NEGATIVE_INFINITY
@@ -243,6 +254,7 @@ export function startPaymentWorker({
       | 'gatewayExpiresAt'
       | 'status'
       | 'amountSatoshiReceived'
+      | 'attentionSince'
     >,
     now: number,
   ) {
@@ -265,6 +277,7 @@ export function startPaymentWorker({
     entry.status = order.status
     entry.expiresAt = new Date(order.gatewayExpiresAt).getTime()
     entry.funded = isFunded(order)
+    entry.attention = Boolean(order.attentionSince)
     if (!known) {
       // An order created after the last block this worker saw: a block mined since then changes
       // the tip, and that change asks for a full look at every fresh order. Its first look is
@@ -296,6 +309,7 @@ export function startPaymentWorker({
   function forget(id: string) {
     const w = watch.get(id)
     watch.delete(id)
+    failing.delete(id)
     if (w && byAddress.get(w.address) === w) byAddress.delete(w.address)
   }
 
@@ -316,8 +330,9 @@ export function startPaymentWorker({
         at,
         hex ? new Map([[txid, hex]]) : undefined,
       )
-      // A push is no look: the order's next look (a full one, after a block) stays when it was.
-      w.nextCheck = Math.min(w.nextCheck, due)
+      // A push is no look: the order's next look (a full one, after a block) stays when it was,
+      // unless judging it failed (it then waits for its retry).
+      if (!failing.has(w.id)) w.nextCheck = Math.min(w.nextCheck, due)
     }
   }
 
@@ -546,7 +561,60 @@ export function startPaymentWorker({
       limit: 100,
       pagination: false,
     })
-    for (const order of pending.docs as Order[]) await fulfil(order)
+    for (const order of pending.docs as Order[]) {
+      if ((failing.get(order.id)?.retryAt ?? 0) > clock()) continue
+      try {
+        await fulfil(order)
+        await processed(order.id, Boolean(order.attentionSince))
+      } catch (error) {
+        await processingFailed(order.id, 'deliver', error)
+      }
+    }
+  }
+
+  /**
+   * One order's judgement or delivery threw: logged with the reason, shown to the owner as
+   * needing attention, and tried again on its own after a delay that grows with each failure
+   * in a row. Never throws: the pass goes on with the other orders.
+   */
+  async function processingFailed(
+    orderId: string,
+    what: 'settle' | 'deliver',
+    error: unknown,
+  ): Promise<number> {
+    const failures = (failing.get(orderId)?.failures ?? 0) + 1
+    const retryAt = clock() + retryDelayMs(failures, settings.workerSlowPollMs)
+    failing.set(orderId, { failures, retryAt })
+    logger.error(
+      { orderId, err: error, failures, retryAt: new Date(retryAt).toISOString() },
+      `could not ${what} an order; it is tried again on its own`,
+    )
+    try {
+      await markOrderAttention({
+        payload,
+        orderId,
+        reason: `Could not ${what} this order: ${failureReason(error)}`,
+        at: new Date(clock()),
+      })
+      const w = watch.get(orderId)
+      if (w) w.attention = true
+    } catch (markError) {
+      logger.error(
+        { orderId, err: markError },
+        'could not show the owner an order needing attention',
+      )
+    }
+    return retryAt
+  }
+
+  /** The order was processed: its failures are forgotten and the owner's notice goes. */
+  async function processed(orderId: string, attention: boolean) {
+    failing.delete(orderId)
+    if (!attention) return
+    await clearOrderAttention({ payload, orderId })
+    const w = watch.get(orderId)
+    if (w) w.attention = false
+    logger.info({ orderId }, 'order processed again; its notice to the owner is cleared')
   }
 
   async function look(batch: Batch) {
@@ -603,7 +671,7 @@ export function startPaymentWorker({
       const before = judging.get(w.id)
       const mine = (before ?? Promise.resolve())
         .catch(() => {})
-        .then(() => judgeOne(w, batch, histories, startedAt, knownHex))
+        .then(() => judgeOrRetryLater(w, batch, histories, startedAt, knownHex))
       const settled = mine.then(
         () => {},
         () => {},
@@ -614,6 +682,30 @@ export function startPaymentWorker({
       } finally {
         if (judging.get(w.id) === settled) judging.delete(w.id)
       }
+    }
+  }
+
+  /**
+   * One order of a look, judged on its own: when its judgement throws, it alone waits for its
+   * retry (a full look, from the database) and the look goes on with the next order. A lost
+   * lease still ends the pass.
+   */
+  async function judgeOrRetryLater(
+    w: Watched,
+    batch: Batch,
+    histories: ReadonlyMap<string, readonly AddressTransaction[]>,
+    startedAt: number,
+    knownHex: ReadonlyMap<string, string> | undefined,
+  ) {
+    try {
+      await judgeOne(w, batch, histories, startedAt, knownHex)
+    } catch (error) {
+      if (error instanceof LeaseLostError) throw error
+      const retryAt = await processingFailed(w.id, 'settle', error)
+      // What this look found may not be recorded: the retry asks the chain for everything again.
+      w.fullLookDue = true
+      w.recorded = undefined
+      w.nextCheck = retryAt
     }
   }
 
@@ -635,7 +727,8 @@ export function startPaymentWorker({
     const unchanged = isOpen(w.status)
       ? transactions.length === 0 && !w.funded
       : batch.scope === 'all' && key === w.recorded
-    if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck) {
+    const retrying = failing.has(w.id) || Boolean(w.attention)
+    if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck && !retrying) {
       w.nextCheck = now + intervalFor(w, now, watchSettings)
       return
     }
@@ -677,6 +770,7 @@ export function startPaymentWorker({
       beforeFulfil: crashBeforeFulfil,
     })
     if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(settled)
+    await processed(w.id, Boolean(w.attention || settled.attentionSince))
     if (batch.scope === 'all') w.recorded = key
     w.status = settled.status
     w.funded = isFunded(settled)
@@ -725,7 +819,29 @@ export function startPaymentWorker({
     lastTip = tip
   }
 
+  /**
+   * A pass: the looks at the chain, then the jobs queue. The jobs run whatever the looks did
+   * (a failing chain source, a failing read of the watch list), so mail and webhooks never wait
+   * for the chain; the pass still fails afterwards, and the next one waits its backoff. A lost
+   * lease ends the pass before the jobs: another worker runs them.
+   */
   async function pass() {
+    let looksFailed: { error: unknown } | undefined
+    try {
+      await looks()
+    } catch (error) {
+      if (error instanceof LeaseLostError) throw error
+      looksFailed = { error }
+    }
+    if (lease?.lost()) throw new LeaseLostError()
+    // The jobs queue: e-mails (unless turned off on purpose: they wait in the outbox, never
+    // marked sent) and webhooks, with Payload's retries. Only the lease holder gets here.
+    await runDueJobs(payload, { email: settings.emailDelivery !== 'off' })
+    if (looksFailed) throw looksFailed.error
+  }
+
+  /** What a pass asks the chain and records: new orders, re-checks, deliveries, the looks. */
+  async function looks() {
     const now = clock()
     passes += 1
     await refreshWatchList(now)
@@ -828,11 +944,6 @@ export function startPaymentWorker({
     } else {
       backlog = false
     }
-
-    if (lease?.lost()) throw new LeaseLostError()
-    // The jobs queue: e-mails (unless turned off on purpose: they wait in the outbox, never
-    // marked sent) and webhooks, with Payload's retries. Only the lease holder gets here.
-    await runDueJobs(payload, { email: settings.emailDelivery !== 'off' })
   }
 
   /** Standing by while another worker holds the lease: what it knew may be stale on takeover. */

@@ -16,11 +16,11 @@ import {
 import type { PaymentWorker } from '../src/worker'
 
 /**
- * Issue 18, detection: a payment made right after checkout (a wallet already open on the pay
- * screen) waited for the rest of the worker's pass, which was busy with older orders, and the
- * next pass's start before the new order was even looked at; then its first look cost two
- * calls. Now the worker plans one call at a time and picks up new orders between calls, and an
- * order younger than the last block the worker saw is first looked for in the mempool only.
+ * A payment made right after checkout (a wallet already open on the pay screen) is looked for at
+ * once: the worker plans one call at a time and picks up new orders between calls, so a new order
+ * waits neither for the rest of a pass busy with older orders nor for the next pass's start; and
+ * an order younger than the last block the worker saw is first looked for in the mempool only,
+ * one call instead of two.
  */
 
 const OLDER = 200

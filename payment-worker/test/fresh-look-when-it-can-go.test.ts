@@ -14,10 +14,10 @@ import {
 } from './payments/support'
 
 /**
- * Issue 18, detection at 10,000 watched orders: at the request limit a look at fresh orders
- * waits up to a second for its request. Planned before that wait, the call went without an order
- * placed meanwhile, which waited for the next call. The worker now asks the chain for room
- * first, and when it had to wait, reads new orders and plans the call again. Here the test
+ * At 10,000 watched orders, at the request limit a look at fresh orders waits up to a second for
+ * its request. Planned before that wait, the call would go without an order placed meanwhile,
+ * which would wait for the next call. So the worker asks the chain for room first, and when it
+ * had to wait, reads new orders and plans the call again. Here the test
  * decides when there is room.
  */
 

@@ -16,7 +16,7 @@ import {
 } from './payments/support'
 
 /**
- * One worker at a time (issue 16, finding 4): two worker processes on one database, one runs
+ * One worker at a time (decision 010): two worker processes on one database, one runs
  * passes, the other waits; killed, the active one is replaced within the lease's time.
  */
 const LEASE_SECONDS = 3

@@ -16,9 +16,9 @@ import {
 import type { PaymentWorker } from '../src/worker'
 
 /**
- * Issue 18, detection at 10,000 watched orders: while buyers wait, a look at older orders waits
- * for a request the budget leaves them (one a second without an API key), and the worker's pass
- * waited with it: a payment made meanwhile was looked for only once that look was answered.
+ * At 10,000 watched orders, while buyers wait, a look at older orders waits for a request the
+ * budget leaves them (one a second without an API key). The worker's pass does not wait with it:
+ * otherwise a payment made meanwhile would be looked for only once that look is answered.
  * Here the chain holds every such look until the test lets it go.
  */
 

@@ -18,9 +18,9 @@ import type { PaymentWorker } from '../src/worker'
 import { startPaymentWorker } from '../src/worker'
 
 /**
- * Issue 18, detection: WhatsOnChain pushes every new mempool transaction and block (WoC Sockets
- * V2), and the worker only polled: a payment made just after its order's look waited for the
- * next look, and a block for the next tip check. Here the worker polls once a minute, so only
+ * WhatsOnChain pushes every new mempool transaction and block (WoC Sockets V2), and the worker
+ * listens (decision 016): polling alone, a payment made just after its order's look would wait for
+ * the next look, and a block for the next tip check. Here the worker polls once a minute, so only
  * the push stream can make it see a payment or a block within seconds.
  */
 

@@ -10,6 +10,7 @@ import * as migration_20261124_112642_shared_rate_limits from './20261124_112642
 import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_queue'
 import * as migration_20261124_215449_shipping_cost from './20261124_215449_shipping_cost'
 import * as migration_20261124_220018_site_texts from './20261124_220018_site_texts'
+import * as migration_20261127_123359_order_attention from './20261127_123359_order_attention'
 
 export const migrations = [
   {
@@ -71,5 +72,10 @@ export const migrations = [
     up: migration_20261124_220018_site_texts.up,
     down: migration_20261124_220018_site_texts.down,
     name: '20261124_220018_site_texts',
+  },
+  {
+    up: migration_20261127_123359_order_attention.up,
+    down: migration_20261127_123359_order_attention.down,
+    name: '20261127_123359_order_attention',
   },
 ]

@@ -1,8 +1,10 @@
 import type { InStatement } from '@libsql/client'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { ADDRESS_INDEX_COUNTER, sqlite } from '../../src/db/atomic'
+import { ADDRESS_INDEX_COUNTER } from '../../src/db/counters'
+import { sqlite } from '../../src/db/engine'
 import type { Order, Product } from '../../src/payload-types'
 import { api, productIdOf, SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
@@ -18,7 +20,8 @@ import { startTestShop } from '../support/testShop'
 let shop: TestShop
 
 beforeAll(async () => {
-  shop = await startTestShop()
+  // The generated checkouts below come from one client, many per second.
+  shop = await startTestShop({ env: { ORDER_CREATE_RATE_LIMIT: '100000' } })
 })
 
 afterAll(async () => {
@@ -335,6 +338,106 @@ describe("checkout's order row", () => {
       id: product.id,
     })) as Product
     expect(after.currentStock).toBe(1)
+  })
+})
+
+describe("what checkout accepts, Payload's validation of every field accepts", () => {
+  /**
+   * Checkout writes its row without Payload's create, so Payload never validates it: data that
+   * checkout accepted and Payload refused (an e-mail like `bad;mail@b.co`) stopped the payment
+   * worker at the order's next save. Whatever checkout accepts here must pass Payload's create
+   * with the same fields, which runs every field's validation of the Orders collection.
+   */
+  const char = (chars: string) => fc.constantFrom(...chars)
+  const text = (maxLength: number) =>
+    fc.oneof(
+      fc.string({ maxLength }),
+      fc.string({ unit: char(' aZ09.,;:-_/\'"#&()+@\tüß漢'), maxLength }),
+      fc.string({ unit: 'grapheme', maxLength: Math.min(maxLength, 40) }),
+    )
+  const oddEmail = fc
+    .tuple(
+      fc.string({
+        unit: char('abz09._-+;,!#$%&\'*/=?^`{|}~"()<>[]:\\ü '),
+        minLength: 1,
+        maxLength: 12,
+      }),
+      fc.string({ unit: char('abz09.-_ü'), minLength: 1, maxLength: 12 }),
+      fc.constantFrom('co', 'de', 'c', 'com', 'x1', 'ü'),
+    )
+    .map(([local, domain, tld]) => `${local}@${domain}.${tld}`)
+  /** Mostly what a buyer types, sometimes anything: both sides of each rule are tried. */
+  const mostly = <T, U>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) =>
+    fc.oneof({ weight: 3, arbitrary: usual }, { weight: 1, arbitrary: odd })
+  const filled = (maxLength: number) =>
+    mostly(
+      fc.constantFrom('Ada Lovelace', '1 Analytical St.', 'Zoë-Ann', 'N1 1AA'),
+      text(maxLength),
+    )
+  const email = fc.oneof(
+    { weight: 2, arbitrary: fc.emailAddress() },
+    oddEmail,
+    fc.constantFrom('bad;mail@b.co', 'a..b@c.de', 'a,b@c.de', ` Buyer@Example.COM `),
+  )
+  const request = fc.record({
+    type: fc.constantFrom('PHYSICAL', 'DIGITAL'),
+    userEmail: email,
+    tokenAddress: mostly(
+      fc.constantFrom(null, '', ' alias@example.com ', 'mhJZ8Vmt8rsCdtVuGHXkSebyusyNLUbEiA'),
+      text(60),
+    ),
+    shippingName: filled(200),
+    shippingAddressLine1: filled(300),
+    shippingAddressLine2: fc.oneof(fc.constant(null), text(300)),
+    shippingCity: filled(200),
+    shippingStateProvince: fc.oneof(fc.constant(null), text(200)),
+    shippingPostalCode: filled(40),
+    shippingCountry: mostly(
+      fc.constantFrom('United Kingdom', 'de', ' FRANCE ', 'usa', 'Côte d’Ivoire'),
+      fc.oneof(fc.constantFrom('Narnia', ''), text(100)),
+    ),
+    shippingPhone: mostly(
+      fc.constantFrom('', '+44 20 7946 0958', ' (020) 7946-0958 ', '12345'),
+      text(60),
+    ),
+  })
+
+  it('for generated checkouts: odd e-mails, token addresses and shipping details', async () => {
+    const { product: printed } = await printedBook('Any request', 1_000, 'unused@example.com')
+    const digitalId = await productIdOf(shop.payload, 'DIGITAL')
+    const outcomes = { accepted: 0, refused: 0 }
+    const odd = { ...SHIPPING, tokenAddress: null, type: 'DIGITAL' as const }
+    await fc.assert(
+      fc.asyncProperty(request, async ({ type, ...fields }) => {
+        const productId = type === 'PHYSICAL' ? printed.id : digitalId
+        const created = await api(shop, '/api/orders/create', { body: { productId, ...fields } })
+        if (created.status !== 201) {
+          // Refused as a buyer's mistake, never a failure of the shop.
+          expect(created.status, JSON.stringify(created.body)).toBe(400)
+          outcomes.refused += 1
+          return
+        }
+        outcomes.accepted += 1
+        const ours = (await shop.payload.findByID({
+          collection: slugs.orders,
+          id: String(created.body.orderId),
+          depth: 0,
+        })) as Order
+        await storedByPayload(ours)
+      }),
+      {
+        numRuns: 120,
+        endOnFailure: true,
+        examples: [
+          [{ ...odd, userEmail: 'bad;mail@b.co' }],
+          [{ ...odd, userEmail: 'a..b@c.de' }],
+          [{ ...odd, userEmail: 'a,b@c.de' }],
+        ],
+      },
+    )
+    // The run tried both sides of the rules.
+    expect(outcomes.accepted).toBeGreaterThan(10)
+    expect(outcomes.refused).toBeGreaterThan(10)
   })
 })
 

@@ -26,6 +26,7 @@ export const WATCH_FIELDS = {
   gatewayExpiresAt: true,
   status: true,
   amountSatoshiReceived: true,
+  attentionSince: true,
 } as const
 
 export function watchedOrdersWhere(

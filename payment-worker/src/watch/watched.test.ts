@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import type { Watched, WatchSettings } from './watched'
-import { intervalFor } from './watched'
+import { intervalFor, retryDelayMs, RETRY_MAX_MS } from './watched'
 
 const now = Date.parse('2026-11-24T12:00:00Z')
 const settings: WatchSettings = {
@@ -36,5 +36,15 @@ describe('how often a fresh order is looked for', () => {
 
   it('past 15 minutes it is an older order, looked at on its own schedule', () => {
     expect(intervalFor(awaiting(16), now, settings)).toBeGreaterThan(4000)
+  })
+})
+
+describe('how long an order whose processing failed waits for its retry', () => {
+  it('the slow poll interval, twice as long after each failure in a row, at most 15 minutes', () => {
+    expect([1, 2, 3, 4].map((failures) => retryDelayMs(failures, 10_000))).toEqual([
+      10_000, 20_000, 40_000, 80_000,
+    ])
+    expect(retryDelayMs(8, 10_000)).toBe(RETRY_MAX_MS)
+    expect(retryDelayMs(10_000, 10_000)).toBe(15 * MINUTE)
   })
 })

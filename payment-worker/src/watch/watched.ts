@@ -24,6 +24,8 @@ export type Watched = {
   recorded?: string
   /** The owner asked for a look: it is done first, and the request cleared after it. */
   recheck?: boolean
+  /** The owner is shown that processing the order failed (cleared at its next success). */
+  attention?: boolean
 }
 
 export type WatchSettings = {
@@ -80,3 +82,14 @@ export function intervalFor(w: Watched, now: number, settings: WatchSettings): n
   if (isOpen(w.status) && deadline > now) interval = Math.min(interval, deadline - now)
   return interval
 }
+
+/** The longest an order (or address) whose processing keeps failing waits for its next try. */
+export const RETRY_MAX_MS = 15 * 60_000
+
+/**
+ * How long an order (or address) whose processing threw `failures` times in a row waits for its
+ * next try: `baseMs` after the first failure, twice as long after each further one, at most
+ * RETRY_MAX_MS. The others go on meanwhile.
+ */
+export const retryDelayMs = (failures: number, baseMs: number) =>
+  Math.min(RETRY_MAX_MS, Math.max(baseMs, 1) * 2 ** Math.min(Math.max(failures - 1, 0), 30))

@@ -8,10 +8,10 @@ import { paymentsOf as paymentsOfOrder } from './support'
 import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
 /**
- * Issue 15, finding 1: whether a payment is on time was decided by the worker's clock when it
- * recorded it. A payment broadcast in time but seen after expiry (the worker or the chain source
- * down, or the last second before expiry) was recorded late and the order expired. Time now
- * comes from the chain: the moment a look at the chain began, and the times of blocks.
+ * Whether a payment is on time is decided by the chain's time, not the worker's clock when it
+ * records it: the moment a look at the chain began, and the times of blocks. So a payment
+ * broadcast in time but seen after expiry (the worker or the chain source down, or the last
+ * second before expiry) is recorded on time and its order is paid, not expired.
  */
 
 const GRACE_MS = 3_000

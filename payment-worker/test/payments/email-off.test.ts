@@ -12,7 +12,7 @@ import {
 } from './support'
 
 /**
- * E-mail turned off on purpose (EMAIL_DELIVERY=off, issue 16 part 3): production without SMTP
+ * E-mail turned off on purpose (EMAIL_DELIVERY=off): production without SMTP
  * refuses to start otherwise (cms/test/production-settings.test.ts). The shop still sells; the
  * messages wait in the outbox, never marked sent, for the day SMTP is set.
  */

@@ -96,7 +96,7 @@ describe('buyer e-mails', () => {
 
     await api(h.shop, `/api/test-mode/orders/${pdfOrder}/pay`, { body: {} })
     const paid = await mailFor(pdfOrder, /Subject: Payment received/)
-    // Issue 17, part 3: HTML for mail clients beside a plain-text part.
+    // HTML for mail clients beside a plain-text part.
     expect(paid.raw).toMatch(/Content-Type: multipart\/alternative/i)
     expect(paid.raw).toMatch(/Content-Type: text\/plain/i)
     expect(paid.raw).toMatch(/Content-Type: text\/html/i)

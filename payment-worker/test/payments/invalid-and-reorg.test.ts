@@ -16,11 +16,11 @@ import {
 } from './support'
 
 /**
- * Issue 15, finding 2: a 0-conf payment that was later double-spent or dropped stayed recorded,
- * holding the order in PAYMENT_DETECTED (and its copy) for ever. Unconfirmed payments are now
- * re-checked; one the chain no longer knows is marked invalid with the reason, and the order
- * waits again (before its deadline) or expires (after), releasing its copy. The simulator models
- * both chain events: POST /simulator/double-spend and POST /simulator/reorg.
+ * Unconfirmed payments are re-checked, so a 0-conf payment that is later double-spent or dropped
+ * does not hold its order in PAYMENT_DETECTED (and its copy) for ever: one the chain no longer
+ * knows is marked invalid with the reason, and the order waits again (before its deadline) or
+ * expires (after), releasing its copy. The simulator models both chain events:
+ * POST /simulator/double-spend and POST /simulator/reorg.
  */
 
 const OWNER = { email: 'reorg-owner@example.com', password: 'Quartz-ledger-owner-7193' }

@@ -10,7 +10,7 @@ import type { PaymentsHarness } from './support'
 import { api, createOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
 /**
- * Issue 16, part 3: e-mails are jobs on Payload's queue. Each outbox row queues its job in the
+ * E-mails are jobs on Payload's queue (decision 011). Each outbox row queues its job in the
  * transaction that inserts it; only the worker that holds the lease runs jobs, so two workers
  * send each message once; a job a dead worker left running is run by the next holder; the last
  * failed retry marks the message failed. (Webhook jobs: owner-actions.test.ts; nobody runs jobs

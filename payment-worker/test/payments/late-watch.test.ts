@@ -13,7 +13,7 @@ import {
 } from './support'
 
 /**
- * A late payment on day 2 (issue 15, finding 5): an order that expired 26 hours ago is still
+ * A late payment on day 2: an order that expired 26 hours ago is still
  * watched, every 30 minutes, and money sent to it then is recorded and flagged for the owner.
  * The worker's clock is moved by the test (its passes are run one by one); the chain, the
  * database and the shop are real.

@@ -9,7 +9,7 @@ import type { PaymentsHarness } from './support'
 import { api, createOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
 /**
- * Issue 16, part 5: uploads through Payload's storage adapter. With STORAGE=s3 the seed's covers,
+ * Uploads through Payload's storage adapter. With STORAGE=s3 the seed's covers,
  * books and documents go to the bucket (a local server speaking S3's API), nothing to the data
  * directory, and the shop's own routes read them back from there: covers at /media, documents
  * at /documents, a bought book at /download, delivered by the worker that checked it exists.

@@ -93,8 +93,8 @@ describe('two web processes selling the last copies', () => {
 })
 
 describe('two web processes behind one proxy', () => {
-  it('enforce one rate limit per client between them (issue 16, finding 5)', async () => {
-    // A prober alternating between the processes: each used to count only its own half.
+  it('enforce one rate limit per client between them', async () => {
+    // A prober alternating between the processes: each would otherwise count only its own half.
     const statuses: number[] = []
     for (let i = 0; i < 2 * LIMIT; i += 1) {
       const base = i % 2 === 0 ? h.shop.url : secondUrl
@@ -104,7 +104,7 @@ describe('two web processes behind one proxy', () => {
     expect(statuses.slice(LIMIT)).toEqual(Array.from({ length: LIMIT }, () => 429))
   })
 
-  it('space one account’s sign-in attempts together (decision 007, issue 16 finding 5)', async () => {
+  it('space one account’s sign-in attempts together (decision 007)', async () => {
     const owner = { email: 'two-doors@example.com', password: 'Quartz-ledger-owner-7193' }
     await createStaff({ payload: h.shop.payload, ...owner, role: 'admin' })
     const login = (base: string, password: string) =>

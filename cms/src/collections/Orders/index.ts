@@ -7,6 +7,7 @@ import { nobody, nobodyField } from '../../access/nobody'
 import { slugs } from '../slugs'
 import { applyStatusChange } from './hooks/applyStatusChange'
 import { assignOrderId } from './hooks/assignOrderId'
+import { requireEmail } from './hooks/checkEmail'
 import {
   normalizeCountry,
   requireListedCountry,
@@ -47,6 +48,8 @@ const ENGINE_FIELDS = new Set([
   'shippedAt',
   'settledAt',
   'recheckRequestedAt',
+  'attention',
+  'attentionSince',
   'history',
 ])
 
@@ -110,7 +113,7 @@ export const Orders: CollectionConfig = {
       required: true,
       options: [...PRODUCT_TYPES],
     },
-    { name: 'userEmail', type: 'email', required: true, index: true },
+    { name: 'userEmail', type: 'email', required: true, index: true, validate: requireEmail },
     {
       // A keyed hash of the client's address (never the address): counts its unpaid orders.
       name: 'clientKey',
@@ -237,6 +240,21 @@ export const Orders: CollectionConfig = {
       },
     },
     { name: 'fulfillmentError', type: 'text' },
+    {
+      // Set by the payment worker when judging this order failed, cleared by its next success
+      // (operations/orders/orderAttention.ts); the owner sees it on the order and in the list.
+      name: 'attention',
+      type: 'text',
+      admin: {
+        description: 'Why the payment worker could not process this order, if it could not.',
+      },
+    },
+    {
+      name: 'attentionSince',
+      type: 'date',
+      index: true,
+      admin: { description: 'Since when the order has needed attention.' },
+    },
     {
       type: 'collapsible',
       label: 'Shipping',

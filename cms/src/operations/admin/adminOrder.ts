@@ -45,6 +45,8 @@ export function toAdminOrder(order: Order): AdminOrder {
     needsSettling: needsSettling(order),
     settledAt: order.settledAt ?? null,
     recheckRequestedAt: order.recheckRequestedAt ?? null,
+    attention: order.attention || null,
+    attentionSince: order.attentionSince ?? null,
   }
 }
 

@@ -2,8 +2,9 @@ import type { AdminStats } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
-import { ADDRESS_INDEX_COUNTER } from '../../db/atomic'
+import { ADDRESS_INDEX_COUNTER } from '../../db/counters'
 import { addressGaps } from '../admin/addressGaps'
+import { NEEDS_ATTENTION_WHERE } from '../admin/needsAttention'
 import { NEEDS_SETTLING_WHERE } from '../admin/needsSettling'
 
 export type { AdminStats } from '@shop/domain'
@@ -44,7 +45,7 @@ export async function getAdminStats({
   payload: Payload
   walletGapLimit: number
 }): Promise<Omit<AdminStats, 'emailDelivery' | 'health'>> {
-  const [highest, funded, awaiting, exceptions] = await Promise.all([
+  const [highest, funded, awaiting, exceptions, attention] = await Promise.all([
     highestAddressIndex(payload),
     payload.find({
       collection: slugs.orders,
@@ -65,11 +66,13 @@ export async function getAdminStats({
       },
     }),
     payload.count({ collection: slugs.orders, where: NEEDS_SETTLING_WHERE }),
+    payload.count({ collection: slugs.orders, where: NEEDS_ATTENTION_WHERE }),
   ])
   return {
     highestAddressIndexUsed: highest,
     ordersAwaitingShipment: awaiting.totalDocs,
     ordersWithPaymentExceptions: exceptions.totalDocs,
+    ordersNeedingAttention: attention.totalDocs,
     addressGaps: addressGaps({
       fundedIndices: funded.docs.map((o) => o.addressIndex),
       highestIndex: highest,

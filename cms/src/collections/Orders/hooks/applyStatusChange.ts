@@ -3,7 +3,7 @@ import { APIError } from 'payload'
 import type { CollectionAfterChangeHook, PayloadRequest } from 'payload'
 
 import { env } from '../../../config/runtime'
-import { releaseReservedStock, reserveStockForOrder } from '../../../db/atomic'
+import { releaseReservedStock, reserveStockForOrder } from '../../../db/stock'
 import { queueOrderEmail, queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
 import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
 import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'

@@ -1,4 +1,5 @@
 import type { AddressGaps, AdminStats } from '@shop/domain'
+import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
@@ -8,6 +9,7 @@ import { getStats } from '../api/dashboard'
 import { HealthList } from '../components/HealthList'
 import { SalesPanel } from '../components/SalesPanel'
 import { Icon } from '@/components/admin/Icon'
+import type { IconName } from '@/components/admin/Icon'
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
@@ -58,6 +60,37 @@ export function EmailDeliveryWarning({
   )
 }
 
+/**
+ * A card leading to one part of the admin: its icon, title and what is there. `to` is a screen of
+ * the admin; `href` a page outside it (the CMS).
+ */
+function DashboardCard({
+  icon,
+  title,
+  children,
+  ...target
+}: { icon: IconName; title: string; children: ReactNode } & ({ to: string } | { href: string })) {
+  const className = 'card admin-card admin-card--link'
+  const content = (
+    <>
+      <span className="admin-card__icon">
+        <Icon name={icon} size={28} />
+      </span>
+      <h2>{title}</h2>
+      <p className="muted">{children}</p>
+    </>
+  )
+  return 'to' in target ? (
+    <Link to={target.to} className={className}>
+      {content}
+    </Link>
+  ) : (
+    <a href={target.href} className={className}>
+      {content}
+    </a>
+  )
+}
+
 export function DashboardRoute() {
   useAdminTitle('Dashboard')
   const { admin } = useAdminSession()
@@ -79,42 +112,24 @@ export function DashboardRoute() {
       <EmailDeliveryWarning delivery={stats.data?.emailDelivery} />
 
       <div className="admin-cards">
-        <Link to={paths.admin.products} className="card admin-card admin-card--link">
-          <span className="admin-card__icon">
-            <Icon name="products" size={28} />
-          </span>
-          <h2>Products</h2>
-          <p className="muted">Add, edit, delete and restore the books for sale.</p>
-        </Link>
-        <Link to={paths.admin.orders} className="card admin-card admin-card--link">
-          <span className="admin-card__icon">
-            <Icon name="orders" size={28} />
-          </span>
-          <h2>Orders</h2>
-          <p className="muted">
-            See payments and ship printed books.
-            {stats.data && stats.data.ordersAwaitingShipment > 0 ? (
-              <strong className="admin-card__note">
-                {' '}
-                {stats.data.ordersAwaitingShipment} waiting to be shipped.
-              </strong>
-            ) : null}
-          </p>
-        </Link>
-        <Link to={paths.admin.settings} className="card admin-card admin-card--link">
-          <span className="admin-card__icon">
-            <Icon name="settings" size={28} />
-          </span>
-          <h2>Settings</h2>
-          <p className="muted">The payment and e-mail settings in force, and their health.</p>
-        </Link>
-        <a href={CMS_URL} className="card admin-card admin-card--link">
-          <span className="admin-card__icon">
-            <Icon name="content" size={28} />
-          </span>
-          <h2>Site content</h2>
-          <p className="muted">Edit the site&apos;s pages, papers and timeline in the CMS.</p>
-        </a>
+        <DashboardCard to={paths.admin.products} icon="products" title="Products">
+          Add, edit, delete and restore the books for sale.
+        </DashboardCard>
+        <DashboardCard to={paths.admin.orders} icon="orders" title="Orders">
+          See payments and ship printed books.
+          {stats.data && stats.data.ordersAwaitingShipment > 0 ? (
+            <strong className="admin-card__note">
+              {' '}
+              {stats.data.ordersAwaitingShipment} waiting to be shipped.
+            </strong>
+          ) : null}
+        </DashboardCard>
+        <DashboardCard to={paths.admin.settings} icon="settings" title="Settings">
+          The payment and e-mail settings in force, and their health.
+        </DashboardCard>
+        <DashboardCard href={CMS_URL} icon="content" title="Site content">
+          Edit the site&apos;s pages, papers and timeline in the CMS.
+        </DashboardCard>
       </div>
 
       <SalesPanel />
@@ -170,6 +185,13 @@ export function DashboardRoute() {
               <p className="admin-alert admin-alert--warning">
                 {stats.data.ordersWithPaymentExceptions} order(s) have a late, partial, over or
                 invalid payment to settle. <Link to={paths.admin.orders}>See the orders</Link>
+              </p>
+            ) : null}
+            {stats.data.ordersNeedingAttention > 0 ? (
+              <p className="admin-alert admin-alert--error">
+                {stats.data.ordersNeedingAttention} order(s) could not be processed by the payment
+                worker and are tried again on their own.{' '}
+                <Link to={`${paths.admin.orders}?exception=attention`}>See them</Link>
               </p>
             ) : null}
           </>

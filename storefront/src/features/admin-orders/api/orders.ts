@@ -11,6 +11,7 @@ export const ORDER_EXCEPTIONS = [
   ['partial', 'Paid short'],
   ['over', 'Paid over'],
   ['invalid', 'Invalid payment'],
+  ['attention', 'Needs attention'],
 ] as const
 
 /** The list's filters from the page's URL: page, status, q and exception, in that order. */

@@ -107,6 +107,20 @@ export function OrderDetailRoute() {
         </div>
       </header>
 
+      {order.attention ? (
+        <div className="admin-alert admin-alert--error" role="alert">
+          <strong>
+            Needs attention
+            {order.attentionSince ? ` since ${dateTime(order.attentionSince)}` : ''}:
+          </strong>
+          <p className="admin-break">{order.attention}</p>
+          <p>
+            The payment worker tries this order again on its own, less often each time; this notice
+            goes once it succeeds. If it stays, the reason above says what to repair.
+          </p>
+        </div>
+      ) : null}
+
       {flags.length > 0 ? (
         <div
           className={`admin-alert ${order.needsSettling ? 'admin-alert--warning' : 'admin-alert--info'}`}

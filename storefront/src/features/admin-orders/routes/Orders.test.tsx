@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AdminSessionProvider } from '@/lib/admin/admin-session'
 import { OrdersRoute } from './Orders'
 
-/** Issue 17, part 1: the orders list searches and filters, in the URL, and exports the same. */
+/** The orders list searches and filters, in the URL, and exports the same. */
 const order = {
   id: '6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04',
   createdAt: '2026-11-20T10:00:00.000Z',

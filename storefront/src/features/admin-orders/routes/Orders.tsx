@@ -22,6 +22,7 @@ function exceptionMarks(order: AdminOrder): string[] {
     order.flags.paidPartial && 'Paid short',
     order.flags.paidOver && 'Paid over',
     order.flags.paidInvalid && 'Invalid payment',
+    order.attention && 'Needs attention',
   ].filter((mark): mark is string => Boolean(mark))
 }
 

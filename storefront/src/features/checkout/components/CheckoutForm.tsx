@@ -1,4 +1,4 @@
-import { isPhoneNumber } from '@shop/domain'
+import { EMAIL_RULE, isEmail, isPhoneNumber } from '@shop/domain'
 import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
@@ -11,8 +11,6 @@ import { createOrder } from '../api/create-order'
 import type { CreateOrderRequest, ShippingDetails } from '../api/create-order'
 import type { CheckoutProduct } from '../types'
 import { ShippingFields } from './ShippingFields'
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 const EMPTY_SHIPPING: ShippingDetails = {
   shippingName: '',
@@ -81,8 +79,8 @@ export function CheckoutForm({ product }: { product: CheckoutProduct }) {
     const email = userEmail.trim()
     const phone = shipping.shippingPhone.trim()
     const found: FieldErrors = {}
-    if (!email || !EMAIL_PATTERN.test(email))
-      found.userEmail = 'Please enter a valid email address.'
+    // The shop's one e-mail rule, as the server applies it.
+    if (!isEmail(email)) found.userEmail = EMAIL_RULE
     if (isPhysical && phone !== '' && !isPhoneNumber(phone)) found.shippingPhone = PHONE_MESSAGE
     if (found.userEmail || found.shippingPhone) {
       setErrors(found)

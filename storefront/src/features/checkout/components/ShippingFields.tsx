@@ -4,7 +4,7 @@ import { CountryField } from './CountryField'
 type Field = { name: keyof ShippingDetails; label: string; autoComplete: string; required: boolean }
 
 // Only the browser's required attributes enforce these (spec section 5); the country comes from
-// the list and the optional phone is checked on submit (issue 17).
+// the list and the optional phone is checked on submit.
 const FIELDS: Field[] = [
   { name: 'shippingName', label: 'Full name', autoComplete: 'name', required: true },
   {

@@ -130,6 +130,17 @@ describe('/checkout', () => {
     expect(calls.some((c) => c.path === '/api/orders/create')).toBe(false)
   })
 
+  it("refuses before ordering an e-mail the shop's rule refuses (the server would too)", async () => {
+    const calls = stubApi({ '/api/bsv-price': () => ({ body: { rate: 50 } }) })
+    const user = userEvent.setup()
+    renderCheckout(PDF)
+    await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }))
+    await user.type(screen.getByLabelText(/Email address/), 'bad;mail@b.co')
+    await user.click(screen.getByRole('button', { name: 'Proceed to Payment' }))
+    expect(await screen.findByText('Please enter a valid email address.')).toBeInTheDocument()
+    expect(calls.some((c) => c.path === '/api/orders/create')).toBe(false)
+  })
+
   it('requires the terms to be accepted', async () => {
     const calls = stubApi({ '/api/bsv-price': () => ({ body: { rate: 50 } }) })
     const user = userEvent.setup()
