@@ -1,22 +1,23 @@
 /**
  * The shop's seam for the payment worker: the collections' slugs and types, the writer scope,
- * and the operations a pass runs besides watching the chain (fulfilment, and the jobs queue: e-mails, webhooks).
+ * and the operations a pass runs besides watching the chain (fulfilment, the jobs queue: e-mails,
+ * webhooks, and the notice of an order the worker could not process).
  * Status changes themselves go through the Orders collection (its hooks keep the rules).
  */
 export { globalSlugs, slugs } from './collections/slugs'
 export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
 export { runInWriterScope } from './db/sqlite-client'
-export {
-  ADDRESS_INDEX_COUNTER,
-  WORKER_LEASE,
-  claimLease,
-  countChainLook,
-  releaseLease,
-} from './db/atomic'
+export { ADDRESS_INDEX_COUNTER, countChainLook } from './db/counters'
+export { WORKER_LEASE, claimLease, releaseLease } from './db/leases'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { loadEmailRenderer } from './operations/email/renderOrderEmail'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
+export {
+  clearOrderAttention,
+  failureReason,
+  markOrderAttention,
+} from './operations/orders/orderAttention'
 export { releaseOrphanedJobs, runDueJobs } from './jobs'
 export { EMAIL_RETRIES } from './jobs/queues'
 export { fileStoreOf } from './storage'

@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
 import { env } from '../config/runtime'
-import { consumeDownloadUse } from '../db/atomic'
+import { consumeDownloadUse } from '../db/downloadTokens'
 import { hashDownloadToken } from '../operations/fulfilment/downloadTokens'
 import { digitalFileOf } from '../operations/fulfilment/fulfilOrder'
 import type { DownloadToken } from '../payload-types'

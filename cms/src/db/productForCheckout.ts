@@ -5,7 +5,7 @@ import type { Payload } from 'payload'
 import { isDocumentId } from '../api/ids'
 import { slugs } from '../collections/slugs'
 import type { Product } from '../payload-types'
-import { engineOf, sqlite } from './atomic'
+import { engineOf, sqlite } from './engine'
 
 /** What checkout reads of the product it sells. */
 export type CheckoutProduct = Pick<
@@ -28,9 +28,9 @@ const orNull = <T>(value: unknown, as: (v: unknown) => T): T | null =>
 
 /**
  * The product a checkout sells, or null when there is none with that id. On SQLite one prepared
- * statement on checkout's hot path (decision 014): Payload's `findByID` built its query, read
- * every field and ran the collection's read hooks and field traversal, 4 % of the web process
- * under 50 buyers at once (issue 18). The one read hook that changes these fields (old types PDF
+ * statement on checkout's hot path (decision 014): Payload's `findByID` builds its query, reads
+ * every field and runs the collection's read hooks and field traversal, 4 % of the web process
+ * under 50 buyers at once. The one read hook that changes these fields (old types PDF
  * and EPUB read as DIGITAL) is applied here too; `cms/test/checkout/order-row.test.ts` checks the
  * answer equals Payload's read of the same product. On MongoDB, Payload's `findByID`.
  *

@@ -35,9 +35,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  *
  * 4. Payload opens a transaction at the start of most operations and then, in some of them,
  *    writes outside it on purpose (forgot-password's request stamp, login attempt counters) or
- *    through a nested Local API call without `req`. Holding the write queue from BEGIN made such
- *    a write wait for a transaction that was waiting for it: the process deadlocked (issue 14,
- *    finding 1). So a transaction takes the queue and its lock only at its first statement
+ *    through a nested Local API call without `req`. Holding the write queue from BEGIN would make
+ *    such a write wait for a transaction that is waiting for it: the process would deadlock
+ *    (decision 008). So a transaction takes the queue and its lock only at its first statement
  *    (lazily), and within one writer scope (one HTTP request, one worker step: see
  *    `runInWriterScope`) a write made while that scope's own transaction holds the lock joins
  *    that transaction under a savepoint instead of waiting for it.
@@ -320,10 +320,10 @@ const isBusy = (error: unknown) =>
  * Begins a write transaction on `conn` (BEGIN IMMEDIATE) without stopping the event loop while
  * the other process holds SQLite's write lock. SQLite's own busy timeout waits inside the
  * statement, sleeping 1, 2, 5, 10... ms at a time, and libsql runs statements synchronously: a
- * web process whose checkout met the worker's write served nobody until the lock came free
- * (issue 18: half of a rush's time was spent in libsql). Here each try runs with no busy
- * timeout, and a busy answer waits a millisecond or a few on a timer, so the process goes on
- * with its other requests, until `timeoutMs`; then the SQLITE_BUSY is thrown, as before.
+ * web process whose checkout meets the worker's write would serve nobody until the lock came
+ * free (under a rush, half of its time would go to waiting in libsql). Here each try runs with
+ * no busy timeout, and a busy answer waits a millisecond or a few on a timer, so the process goes
+ * on with its other requests, until `timeoutMs`; then the SQLITE_BUSY is thrown, as before.
  */
 async function beginWrite(conn: Connection, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -591,8 +591,8 @@ export class ShopSqliteClient implements Client {
    * waiting for the disk (synchronous = NORMAL), so it costs microseconds instead of an fsync
    * that blocks the event loop. Orders, payments and counters never use it. Inside a transaction
    * it simply joins it. The ones made in the same turn of the event loop are written together, in
-   * one transaction: each alone took seven statements (the pragmas, BEGIN, itself, COMMIT), and
-   * under a rush, where every checkout counts one, they were most of SQLite's calls (issue 18).
+   * one transaction: each alone takes seven statements (the pragmas, BEGIN, itself, COMMIT), and
+   * under a rush, where every checkout counts one, they would be most of SQLite's calls.
    * Each statement still succeeds or fails alone (SQLite undoes a failed statement, not the
    * transaction).
    */

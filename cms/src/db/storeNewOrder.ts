@@ -5,22 +5,11 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { NEW_ORDER_DEFAULTS, newOrderId } from '../collections/Orders/newOrder'
 import { slugs } from '../collections/slugs'
 import type { Order } from '../payload-types'
-import type { OpenOrderLimits, WaitingByKey } from '../operations/orders/limitOpenOrders'
-import {
-  beyondLimits,
-  countWaitingOrders,
-  waitingOrdersOfEach,
-} from '../operations/orders/limitOpenOrders'
-import {
-  ADDRESS_INDEX_COUNTER,
-  claimAddressIndex,
-  counterIncrement,
-  engineOf,
-  reserveStockForOrder,
-  sqlite,
-  takeCopies,
-  takeOneCopy,
-} from './atomic'
+import type { OpenOrderLimits, WaitingByKey } from './openOrders'
+import { beyondLimits, countWaitingOrders, waitingOrdersOfEach } from './openOrders'
+import { ADDRESS_INDEX_COUNTER, claimAddressIndex, counterIncrement } from './counters'
+import { engineOf, sqlite } from './engine'
+import { reserveStockForOrder, takeCopies, takeOneCopy } from './stock'
 import { runInWriterScope } from './sqlite-client'
 
 /** What checkout decides about a new order; the id, status, defaults and address come here. */

@@ -1,16 +1,16 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit'
 import type { Payload } from 'payload'
 
-import { countRateLimitHit, resetRateLimit, sweepRateLimits } from '../db/atomic'
+import { countRateLimitHit, resetRateLimit, sweepRateLimits } from '../db/rateLimits'
 
 /** Ended windows are swept away at most this often per process. */
 const SWEEP_EVERY_MS = 10 * 60_000
 
 /**
  * express-rate-limit's counters in the shop's database (the rate-limits collection), so every
- * web process behind the proxy enforces one limit per client (issue 16, finding 5): with the
- * default memory store each process counted on its own, and two processes let twice as much
- * through. `prefix` keeps each limit's keys apart.
+ * web process behind the proxy enforces one limit per client: with the default memory store
+ * each process would count on its own, and two processes would let twice as much through.
+ * `prefix` keeps each limit's keys apart.
  */
 export class DatabaseRateLimitStore implements Store {
   readonly localKeys = false

@@ -10,9 +10,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 4: an editor could create a Document by URL (skipping the content check),
- * read the document locks (which named orders), lock orders so admins got 423, and unlock admin
- * accounts. Editors get exactly papers, timeline, documents and site texts.
+ * Editors get exactly papers, timeline, documents and site texts: they cannot create a Document
+ * by URL (which would skip the content check), read the document locks (which would name orders),
+ * lock orders (admins would get 423) or unlock admin accounts.
  */
 
 const ADMIN = { email: 'reach-admin@example.com', password: 'Quartz-ledger-owner-7193' }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { TEST_XPUB } from '../../src/config/env'
 import { slugs } from '../../src/collections/slugs'
-import { claimAddressIndex } from '../../src/db/atomic'
+import { claimAddressIndex } from '../../src/db/counters'
 import { deriveOrderAddress } from '@shop/chain'
 import { SHIPPING, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'

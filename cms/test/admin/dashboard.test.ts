@@ -2,14 +2,15 @@ import type { AdminSales, AdminSettings, AdminStats } from '@shop/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { WORKER_LEASE, claimLease, countChainLook } from '../../src/db/atomic'
+import { WORKER_LEASE, claimLease } from '../../src/db/leases'
+import { countChainLook } from '../../src/db/counters'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
 import { adminClient, createStaff, signedIn } from './client'
 
 /**
- * Issue 17, part 2: the owner sees what sold (by day, week and month, in EUR and BSV, paid
+ * The owner sees what sold (by day, week and month, in EUR and BSV, paid
  * orders only), the settings in force with their health, and never a secret.
  */
 

@@ -8,7 +8,7 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
 import { createStaff, signedIn } from './client'
-import { reserveStock } from '../../src/db/atomic'
+import { reserveStock } from '../../src/db/stock'
 import type { ProductFields } from './fixtures'
 import { blob, bookFile, pdfDocument, pngImage, productForm, validFields } from './fixtures'
 

@@ -6,8 +6,8 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 2 (test mode): the first user registered through /cms became an editor and
- * was locked out of /admin. The first staff account is an admin, whichever door creates it.
+ * The first staff account is an admin, whichever door creates it: in test mode, the first user
+ * registered through /cms would otherwise be an editor, locked out of /admin.
  * (Production shuts first-register and creates the first admin with `npm run create-admin`:
  * cms/test/production-settings.test.ts.)
  */

@@ -6,9 +6,8 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 5 (passwords): weak passwords were accepted (minimum 8, and an editor could
- * set `abc` through /cms/api). Every door that sets a staff password now meets one policy: at
- * least 12 characters and not easy to guess.
+ * Every door that sets a staff password, /cms/api included (where an editor could otherwise set
+ * `abc`), meets one policy: at least 12 characters and not easy to guess.
  */
 
 const ADMIN = { email: 'policy-admin@example.com', password: 'Quartz-ledger-owner-7193' }
@@ -93,8 +92,8 @@ describe('the staff password policy', () => {
 })
 
 /**
- * Issue 14, finding 5: an editor could change its password through /cms/api without the
- * current one, so a stolen session was enough to take the account over.
+ * Changing one's own password through /cms/api needs the current one, so a stolen session is not
+ * enough to take the account over.
  */
 describe("changing one's own password needs the current one", () => {
   const OWN = { email: 'own-password@example.com', password: 'Quartz-ledger-editor-3307' }

@@ -8,9 +8,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 5 (sign-in): five wrong passwords from anyone locked the real owner out for
- * 15 minutes; the answers told known from unknown accounts, and so did the time they took;
- * refreshing a session extended it forever; Payload's own sign-in had no limit per client.
+ * Sign-in (decision 007): wrong passwords from anyone never lock the real owner out; neither the
+ * answers nor the time they take tell known from unknown accounts; refreshing a session does not
+ * extend it forever; Payload's own sign-in has a limit per client.
  */
 
 let shop: TestShop

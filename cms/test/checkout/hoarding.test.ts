@@ -2,7 +2,7 @@ import type { TransactionMode } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { sqlite } from '../../src/db/atomic'
+import { sqlite } from '../../src/db/engine'
 import type { Order, Product } from '../../src/payload-types'
 import { SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'

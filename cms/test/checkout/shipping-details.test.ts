@@ -18,7 +18,7 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 17, part 4: the shipping country comes from the ISO list, the optional phone looks like
+ * The shipping country comes from the ISO list, the optional phone looks like
  * one, and a printed book's shipping cost is part of what the buyer pays, through every door.
  */
 

@@ -10,7 +10,7 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 17, part 5: the landing hero and the papers introduction are CMS texts that editors
+ * The landing hero and the papers introduction are CMS texts that editors
  * change, served by the public content API; a paper's version has a file or a link, not both.
  */
 

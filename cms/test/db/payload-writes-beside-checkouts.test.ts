@@ -8,9 +8,10 @@ import { startTestShop } from '../support/testShop'
 import { answeredWithout5xx, payloadWritesBesideCheckouts } from './payloadWritesScenario'
 
 /**
- * Finding 1 of issue 14: Payload writes on its own beside the shop's writes. A write Payload
- * made outside the transaction it had just opened waited on the shop's writer queue, which that
- * same transaction held: the process deadlocked and every checkout answered 500 until a restart.
+ * Payload writes on its own beside the shop's writes (decision 008). A write Payload makes
+ * outside the transaction it has just opened must not wait on the shop's writer queue, which that
+ * same transaction holds: the process would deadlock and every checkout answer 500 until a
+ * restart.
  * (The hardening suite runs the same scenario for longer: hardening/payload-writes.test.ts.)
  */
 

@@ -3,10 +3,11 @@ import { SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 
 /**
- * Finding 1 of issue 14, as a scenario the cms suite and the hardening suite both run: every
- * Payload auth, preference and lock call that writes on its own (forgot-password's request
- * stamp, login attempt counters, unlock, preferences, document locks, sessions, first-register)
- * fired together with checkouts, `rounds` times over. Hung requests are reported, not thrown.
+ * Payload's own writes beside the shop's (decision 008), as a scenario the cms suite and the
+ * hardening suite both run: every Payload auth, preference and lock call that writes on its own
+ * (forgot-password's request stamp, login attempt counters, unlock, preferences, document locks,
+ * sessions, first-register) fired together with checkouts, `rounds` times over. Hung requests
+ * are reported, not thrown.
  */
 export type PayloadWritesResult = {
   /** "<path> <status>" for each Payload call; a hung one ends in its error's name. */

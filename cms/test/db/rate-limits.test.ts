@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { countRateLimitHit, resetRateLimit, sweepRateLimits } from '../../src/db/atomic'
+import { countRateLimitHit, resetRateLimit, sweepRateLimits } from '../../src/db/rateLimits'
 import { slugs } from '../../src/collections/slugs'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'

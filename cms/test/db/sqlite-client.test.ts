@@ -269,8 +269,8 @@ describe('the SQLite client (our Client over long-lived libsql connections)', ()
   })
 
   it('writes the unsynced statements of a turn in one transaction, each with its own outcome', async () => {
-    // Issue 18: each rate-limit hit was a transaction of its own, seven statements (pragmas,
-    // BEGIN, itself, COMMIT), and under a rush those were most of SQLite's calls.
+    // Alone, each rate-limit hit is a transaction of its own, seven statements (pragmas, BEGIN,
+    // itself, COMMIT), and under a rush those would be most of SQLite's calls.
     const probe = new Database(':memory:')
     const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
       'run' | 'all',

@@ -12,7 +12,7 @@ import { TS_NODE_ARGS } from '../support/nodeArgs'
 
 const run = promisify(execFile)
 
-/** Issue 17, part 8: a busy port printed a raw stack trace. Now one line, and exit code 1. */
+/** A busy port is reported in one line and exit code 1, not a raw stack trace. */
 describe('the web process on a busy port', () => {
   it('says so in one line and exits with 1', async () => {
     const blocker = net.createServer()

@@ -7,9 +7,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 6: an anonymous `POST /cms/api/media` with a 49 MB body was read in full
- * before Payload refused it (web RSS from 341 MB to 1.13 GB). Bodies are now judged by their
- * headers before any of them is read.
+ * Bodies are judged by their headers before any of them is read: otherwise an anonymous
+ * `POST /cms/api/media` with a 49 MB body is read in full before Payload refuses it (web RSS from
+ * 341 MB to 1.13 GB).
  */
 
 const OWNER = { email: 'bodies-owner@example.com', password: 'Quartz-ledger-owner-7193' }

@@ -6,9 +6,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 8: several /cms/api requests answered 500 (a date that is not one, an id of
- * the wrong shape, a relationship to text, a geographic operator on text). They are refused with
- * a reason before they reach the database; good queries still work.
+ * /cms/api requests the database would answer with a 500 (a date that is not one, an id of the
+ * wrong shape, a relationship to text, a geographic operator on text) are refused with a reason
+ * before they reach it; good queries still work.
  */
 
 const OWNER = { email: 'queries@example.com', password: 'Quartz-ledger-owner-7193' }

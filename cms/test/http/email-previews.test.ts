@@ -4,7 +4,7 @@ import type { TestShop } from '../support'
 import { startTestShop } from '../support'
 
 /**
- * Issue 17, part 3: in test mode, /test-mode/emails previews every template (each kind, for a
+ * In test mode, /test-mode/emails previews every template (each kind, for a
  * PDF and a printed book) as HTML and as its plain-text part, beside the outbox.
  */
 let shop: TestShop

@@ -9,9 +9,9 @@ import { rawGet } from '../support/rawGet'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 18, pages: a shopper's page downloaded 88-90 KB of JavaScript, the entry compressed on
- * the fly at a fast level. The build writes each file's brotli copy at the highest quality and
- * the web process sends it to browsers that accept brotli.
+ * The build writes each file's brotli copy at the highest quality and the web process sends it
+ * to browsers that accept brotli: compressed on the fly at a fast level, a shopper's page would
+ * download 88-90 KB of JavaScript.
  */
 
 let shop: TestShop

@@ -8,9 +8,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 8: private answers had no `Cache-Control: no-store`, and uploaded files
- * (/media, /documents) were served without a CSP, so an uploaded .shtml or .xht page with
- * script ran as a page of the shop.
+ * Private answers carry `Cache-Control: no-store`, and uploaded files (/media, /documents) are
+ * served with a CSP, so an uploaded .shtml or .xht page with script cannot run as a page of the
+ * shop.
  */
 
 let shop: TestShop

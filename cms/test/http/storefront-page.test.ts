@@ -8,9 +8,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 18, pages: a phone fetched the entry, then the screen's chunk, then its data, one after
- * the other (LCP 2.6 s on `/`). The page now names the first screen's files and carries its
- * first answers, exactly what the API answers.
+ * The page names the first screen's files and carries its first answers, exactly what the API
+ * answers: otherwise a phone fetches the entry, then the screen's chunk, then its data, one after
+ * the other (LCP 2.6 s on `/`).
  */
 
 let shop: TestShop
@@ -104,9 +104,9 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1]
 
 /**
- * Issue 18, pages: with the page's data inline the landing still painted its largest text at
- * 2.2-2.5 s in Lighthouse's mobile run, after 80 KB of JavaScript ran. The first screens now
- * arrive drawn (decision 015).
+ * The first screens arrive drawn (decision 015): with only the page's data inline the landing
+ * paints its largest text at 2.2-2.5 s in Lighthouse's mobile run, after 80 KB of JavaScript
+ * runs.
  */
 describe('the first screens, drawn by the server', () => {
   it('/store arrives with its books, prices and the screen title', async () => {
@@ -200,10 +200,10 @@ it("keeps a book's `$&` and `$'` as text in its page", async () => {
 })
 
 /**
- * Issue 18, pages: every answer carried Cross-Origin-Opener-Policy: same-origin, so a phone
- * opening the shop from another page (Lighthouse starts from about:blank) had to start a new
- * renderer process first: /store scored 95 against 98 without the header, in 8 runs each
- * (decision 017). The public pages now open without it; the rest keep it.
+ * The public pages open without Cross-Origin-Opener-Policy; the rest keep same-origin (decision
+ * 017). With the header, a phone opening the shop from another page (Lighthouse starts from
+ * about:blank) has to start a new renderer process first: /store scored 95 against 98 without
+ * it, in 8 runs each.
  */
 describe('the opener policy', () => {
   const coop = async (path: string) => {

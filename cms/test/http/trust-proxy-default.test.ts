@@ -5,9 +5,9 @@ import { startTestShop } from '../support/testShop'
 import { ordersWithForgedAddresses } from './forwardedFor'
 
 /**
- * Issue 14, finding 6: `trust proxy` was fixed at one hop in production while the shop could be
- * reached directly, so a forged X-Forwarded-For gave every request a fresh rate-limit bucket.
- * By default nobody is trusted.
+ * By default nobody is trusted as a proxy: with `trust proxy` fixed at one hop while the shop
+ * can be reached directly, a forged X-Forwarded-For would give every request a fresh rate-limit
+ * bucket.
  */
 
 let shop: TestShop

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { DIGITAL_FILE_REQUIRED } from '../../src/collections/Products/hooks/requireDigitalFile'
-import { reserveStock } from '../../src/db/atomic'
+import { reserveStock } from '../../src/db/stock'
 import type { Order, Product } from '../../src/payload-types'
 import { createStaff, signedIn, type AdminClient } from '../admin/client'
 import { productForm, validFields } from '../admin/fixtures'
@@ -13,9 +13,9 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Finding 3 of issue 14: the order status table, the stock rules and "a digital book for sale
- * has its file" held in the spec's /api/admin but not through /cms/api or the Local API. They
- * live in the collections now; each is tried here through every door.
+ * The order status table, the stock rules and "a digital book for sale has its file" live in the
+ * collections, so they hold through /cms/api and the Local API as well as the spec's /api/admin;
+ * each is tried here through every door.
  */
 
 const OWNER = { email: 'rules-owner@example.com', password: 'Quartz-ledger-owner-7193' }

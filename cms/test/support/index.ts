@@ -7,7 +7,8 @@ export type { LocalS3 } from './s3Server'
 export { storedBookFile } from './bookFile'
 export { adminClient, createStaff, signedIn, XHR } from '../admin/client'
 export type { AdminClient } from '../admin/client'
-export { releaseReservedStock, sqlite } from '../../src/db/atomic'
+export { releaseReservedStock } from '../../src/db/stock'
+export { sqlite } from '../../src/db/engine'
 export {
   api,
   createOrder,

@@ -7,7 +7,7 @@ import { slugs } from '../slugs'
 /**
  * Leases: who may run a singleton job right now. `payment-worker` is held by one worker process
  * at a time; the holder renews it every few seconds, and when it dies the lease expires and a
- * standby worker takes it (db/atomic.ts claimLease). Written only by that atomic claim.
+ * standby worker takes it (db/leases.ts claimLease). Written only by that atomic claim.
  */
 export const Leases: CollectionConfig = {
   slug: slugs.leases,

@@ -7,7 +7,7 @@ import { slugs } from '../slugs'
 /**
  * Hits per client and window for the shop's rate limits (checkout, downloads, sign-in doors),
  * shared by every web process behind the proxy (server/rateLimitStore.ts). Written only by one
- * atomic upsert per hit (db/atomic.ts countRateLimitHit); expired rows are swept away.
+ * atomic upsert per hit (db/rateLimits.ts countRateLimitHit); expired rows are swept away.
  */
 export const RateLimits: CollectionConfig = {
   slug: slugs.rateLimits,

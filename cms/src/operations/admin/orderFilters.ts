@@ -4,7 +4,7 @@ import type { Payload, Where } from 'payload'
 import { z } from 'zod'
 
 import { slugs } from '../../collections/slugs'
-import { engineOf, sqlite } from '../../db/atomic'
+import { ordersHoldingLiterally } from '../../db/orderSearch'
 import { NEEDS_ATTENTION_WHERE } from './needsAttention'
 import { NEEDS_SETTLING_WHERE } from './needsSettling'
 
@@ -74,28 +74,6 @@ const EXCEPTION_WHERE: Record<OrderException, Where> = {
 /** LIKE's own characters: wildcards in a pattern, so a search holding one is matched apart. */
 const LIKE_WILDCARDS = /[%_]/
 
-/** A LIKE pattern (`ESCAPE '\'`) finding `word` anywhere, every character as itself. */
-const containing = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`
-
-/**
- * SQLite: the orders whose id, e-mail, payment address or payment txid (the order's own or one
- * of its payments') holds every word of the search, as Payload's `like` finds them, but with `%`
- * and `_` matched as themselves: Payload's `like` on SQLite puts the words into a LIKE pattern
- * as they are, with no escape, so `q=%` would list every order.
- */
-async function ordersHoldingLiterally(payload: Payload, q: string): Promise<string[]> {
-  const patterns = q.split(/\s+/).filter(Boolean).map(containing)
-  const holdsAll = (column: string) =>
-    `(${patterns.map(() => `${column} LIKE ? ESCAPE '\\'`).join(' AND ')})`
-  const columns = ['id', 'user_email', 'payment_address', 'payment_txid']
-  const result = await sqlite(payload).execute({
-    sql: `SELECT id FROM orders WHERE ${columns.map(holdsAll).join(' OR ')}
-          UNION SELECT order_id FROM payments WHERE order_id IS NOT NULL AND ${holdsAll('txid')}`,
-    args: [...columns.flatMap(() => patterns), ...patterns],
-  })
-  return result.rows.map((row) => String(row.id))
-}
-
 /**
  * The orders the filters select: by status (any of), by exception, and by a partial match of
  * the search on the order id, the buyer's e-mail, the payment address or the txid of any payment
@@ -108,8 +86,12 @@ export async function orderWhere(payload: Payload, filters: OrderFilters): Promi
   const and: Where[] = []
   if (filters.status.length > 0) and.push({ status: { in: filters.status } })
   if (filters.exception) and.push(EXCEPTION_WHERE[filters.exception])
-  if (filters.q && LIKE_WILDCARDS.test(filters.q) && engineOf(payload) === 'sqlite') {
-    and.push({ id: { in: await ordersHoldingLiterally(payload, filters.q) } })
+  const literal =
+    filters.q && LIKE_WILDCARDS.test(filters.q)
+      ? await ordersHoldingLiterally(payload, filters.q)
+      : null
+  if (literal) {
+    and.push({ id: { in: literal } })
   } else if (filters.q) {
     const q = filters.q
     const paid = await payload.find({

@@ -3,7 +3,8 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
-import { CHAIN_LOOKS_COUNTER, WORKER_LEASE } from '../../db/atomic'
+import { CHAIN_LOOKS_COUNTER } from '../../db/counters'
+import { WORKER_LEASE } from '../../db/leases'
 
 /** An URL's origin only: a path may carry a key (WhatsOnChain's, a webhook's token). */
 export function originOf(url: string): string {

@@ -14,13 +14,8 @@ import type { Payload } from 'payload'
 import type { Env } from '../../config/env'
 import { productForCheckout } from '../../db/productForCheckout'
 import { storeNewOrder } from '../../db/storeNewOrder'
-import {
-  clientKeyOf,
-  hoardingProblem,
-  TOO_MANY_WAITING,
-  waitingCountsOf,
-  waitingOrdersColumns,
-} from './limitOpenOrders'
+import { waitingCountsOf, waitingOrdersColumns } from '../../db/openOrders'
+import { clientKeyOf, hoardingProblem, TOO_MANY_WAITING } from './limitOpenOrders'
 import {
   deriveOrderAddress,
   normalizeTokenAddress,

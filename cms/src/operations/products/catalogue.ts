@@ -1,9 +1,7 @@
 import crypto from 'node:crypto'
-import Database from 'libsql'
 import type { Payload } from 'payload'
 
-import { engineOf, sqlite } from '../../db/atomic'
-import { SQLITE_BUSY_TIMEOUT_MS } from '../../db/adapter'
+import { openVersionReader } from '../../db/catalogueVersion'
 import { listPublicProducts } from './listPublicProducts'
 
 /** A JSON answer ready to send: the bytes, their ETag and, once asked for, their gzip. */
@@ -78,21 +76,4 @@ function toCached(value: unknown): CachedJson {
   const body = Buffer.from(JSON.stringify(value))
   const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`
   return { body, etag }
-}
-
-const VERSION_SQL = `SELECT (SELECT group_concat(id || ':' || coalesce(current_stock, '') || ':' || updated_at, ',') FROM products)
-  || '|' || coalesce((SELECT max(updated_at) FROM media), '') AS v`
-
-/** The version check on SQLite: a prepared statement on a connection of its own; null on MongoDB. */
-async function openVersionReader(payload: Payload): Promise<(() => string) | null> {
-  if (engineOf(payload) !== 'sqlite') return null
-  const found = await sqlite(payload).execute(
-    "SELECT file FROM pragma_database_list WHERE name = 'main'",
-  )
-  const file = String(found.rows[0]?.file ?? '')
-  if (!file) throw new Error('The SQLite database has no file to read the catalogue version from.')
-  const db = new Database(file)
-  db.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
-  const statement = db.prepare(VERSION_SQL)
-  return () => String((statement.get() as { v?: unknown } | undefined)?.v ?? '')
 }

@@ -3,8 +3,8 @@ import { promisify } from 'node:util'
 
 import { APIError } from 'payload'
 
-import type { SignInSpacing } from '../../../db/atomic'
-import { clearSignInTurns, reserveSignInTurn } from '../../../db/atomic'
+import type { SignInSpacing } from '../../../db/signIn'
+import { clearSignInTurns, reserveSignInTurn } from '../../../db/signIn'
 import type {
   CollectionAfterOperationHook,
   CollectionSlug,
@@ -20,7 +20,7 @@ import type {
  *
  * Every attempt counts as a failure until it succeeds (a success clears the account), so
  * concurrent guesses cannot slip through between a check and a count. The count lives in the
- * database (db/atomic.ts, reserveSignInTurn), so several web processes space one account's
+ * database (db/signIn.ts, reserveSignInTurn), so several web processes space one account's
  * attempts together. The wait for one attempt
  * is bounded: beyond it the answer is 429 with the time to come back. Per-client limits come on
  * top (server/cmsDoors.ts, api/admin/auth.ts).
