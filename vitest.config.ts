@@ -69,7 +69,7 @@ export default defineConfig({
       },
       {
         test: {
-          // The production bundle installed and run as the image runs it (issue 16).
+          // The production bundle installed and run as the image runs it.
           name: 'production',
           include: ['production/**/*.test.ts'],
           environment: 'node',
@@ -81,7 +81,7 @@ export default defineConfig({
       },
       {
         test: {
-          // Hostile input, faults and load (issue 7); HARDENING_* settings bound the long parts.
+          // Hostile input, faults and load; HARDENING_* settings bound the long parts.
           name: 'hardening',
           include: ['hardening/**/*.test.ts'],
           environment: 'node',

@@ -17,7 +17,7 @@ import type { HardeningShop } from './support/shop'
 import { ADMIN, EDITOR, startHardeningShop } from './support/shop'
 
 /**
- * Section 3 of issue 7: every admin route refuses anonymous, expired, forged, editor and
+ * Access: every admin route refuses anonymous, expired, forged, editor and
  * cross-site requests; order ids and download tokens cannot be enumerated; downloads and order
  * creation are rate limited; sign-in is throttled per account and client; every page carries the security headers, and
  * the pages work in a real browser under their Content-Security-Policy.

@@ -31,7 +31,7 @@ import type { HardeningShop } from './support/shop'
 import { ADMIN, startHardeningShop } from './support/shop'
 
 /**
- * Section 1 of issue 7: generated requests against every public and admin endpoint. Every
+ * Bad input: generated requests against every public and admin endpoint. Every
  * answer must be a 4xx with a reason or a 2xx/3xx; never a 5xx, never a hang, and nothing stored
  * may change unless the shop said yes (2xx to a state-changing call).
  */

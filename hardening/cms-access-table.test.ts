@@ -8,7 +8,7 @@ import { startTestShop } from '@shop/cms/testing'
 import { report } from './support/settings'
 
 /**
- * Issue 14: one table over every collection and global of Payload's REST under /cms/api, for an
+ * One table over every collection and global of Payload's REST under /cms/api, for an
  * anonymous visitor, an editor and an admin: what each may read, create, update and delete.
  * "allowed" means Payload took the request on (it may still refuse the body, 400); "refused"
  * means 401 or 403. No cell may answer 5xx.

@@ -13,7 +13,7 @@ import { allOrders, auditPayments, stockBalance } from './support/invariants'
 import { hardening, report } from './support/settings'
 
 /**
- * Section 4 of issue 7: the web process killed in the middle of order creation, then payment
+ * Faults: the web process killed in the middle of order creation, then payment
  * cycles flowing while the worker is SIGKILLed at random moments and the chain source fails
  * (5xx, 429, hangs, resets, malformed JSON). Afterwards every payment the simulator holds is
  * recorded on its order, no order is fulfilled twice, and no stock unit is lost or counted twice.

@@ -15,7 +15,7 @@ import type { HardeningShop } from './support/shop'
 import { ADMIN, startHardeningShop } from './support/shop'
 
 /**
- * Section 5 of issue 7: HARDENING_LOAD_SECONDS (full run: 300) of mixed traffic against a real
+ * Load: HARDENING_LOAD_SECONDS (full run: 300) of mixed traffic against a real
  * web process with a real worker process: shoppers browsing, buyers checking out and paying,
  * blocks being mined, an admin editing products and shipping orders. No errors, memory that
  * levels off, and a consistent database at the end.

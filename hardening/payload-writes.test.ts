@@ -9,9 +9,9 @@ import { startTestShop } from '@shop/cms/testing'
 import { fmt, hardening, report } from './support/settings'
 
 /**
- * Issue 14, finding 1, as an attack: anonymous and signed-in Payload auth, preference and lock
- * calls (each makes Payload write on its own) fired in waves beside checkouts. Nothing may hang,
- * answer 5xx or lose an order.
+ * Payload's own writes beside the shop's (decision 008), as an attack: anonymous and signed-in
+ * Payload auth, preference and lock calls (each makes Payload write on its own) fired in waves
+ * beside checkouts. Nothing may hang, answer 5xx or lose an order.
  */
 
 const OWNER = { email: 'hardening-writer@example.com', password: 'Quartz-ledger-owner-7193' }

@@ -15,7 +15,7 @@ import { fmt, report } from './support/settings'
 import { ADMIN, EDITOR } from './support/shop'
 
 /**
- * Section 2 of issue 7: uploads that lie about their type, oversized files, path-traversal
+ * Uploads: files that lie about their type, oversized files, path-traversal
  * names and SVG with script, through the admin product form and through Payload's own REST
  * under /cms (where editors upload documents). All refused; nothing lands outside the upload
  * folders; nothing uploaded is served in a way a browser would run.

@@ -16,9 +16,10 @@ const scriptsOf = (dir: string) =>
   ).scripts
 
 /**
- * Issue 18, found by the benchmark: `NODE_ENV=production npm start` with sources newer than the
- * bundle ran `npm run exec -- node scripts/build-bundle.mjs`, which is no script: the shop did
- * not start ("Missing script: exec"). Every step `npm start` may run is a real npm script.
+ * Every step `npm start` may run is a real npm script: `NODE_ENV=production npm start` with
+ * sources newer than the bundle builds it first, and a step such as
+ * `npm run exec -- node scripts/build-bundle.mjs`, which is no script, would stop the shop from
+ * starting ("Missing script: exec").
  */
 describe('what npm start builds', () => {
   it.each([false, true])(

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * Issue 18, start-up: every production start loaded what it did not use: the MongoDB adapter on
- * SQLite, the AWS SDK and Payload's S3 plugin with local storage, React Email before any e-mail
- * (about a second together on this machine). They load on first use now. This starts the built
+ * A production start loads only what it uses: the MongoDB adapter on SQLite, the AWS SDK and
+ * Payload's S3 plugin with local storage, React Email before any e-mail (about a second together
+ * on this machine) load on first use. This starts the built
  * web process (dist/, as the image does) with a module hook that records every package it
  * imports from node_modules and every file of the bundle it loads, and reads the record once the
  * first page is served. The bundle's packages are read from its metafile (dist/bundle-meta.json).

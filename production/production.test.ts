@@ -15,7 +15,7 @@ import type { Mail } from '../scripts/outside-services.mjs'
 import { freePort, startRateSources, startSmtpServer } from '../scripts/outside-services.mjs'
 
 /**
- * The production bundle on this machine, as the image runs it (issue 16, part 8): built once
+ * The production bundle on this machine, as the image runs it: built once
  * (`npm run build`), packed and installed with production dependencies only into a directory
  * its user cannot write, run as an unprivileged user with NODE_ENV=production on SQLite in a
  * data directory, behind Caddy with its internal TLS certificate. The chain is the simulator run

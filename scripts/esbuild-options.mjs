@@ -70,9 +70,9 @@ const productionPackages = {
 
 /**
  * The production bundle's build: every entry of entries.mjs into `outdir` (dist/), with the
- * packages it uses (issue 18: a later production start took 2.7-3.3 s, two thirds of it Node
+ * packages it uses: unbundled, a production start takes 2.7-3.3 s, two thirds of it Node
  * finding, reading and compiling node_modules one file at a time; bundled and minified, about
- * 1.8 s). `production` is the condition the processes run with (run-ts.mjs says why).
+ * 1.8 s. `production` is the condition the processes run with (run-ts.mjs says why).
  */
 export function bundleOptions(outdir) {
   return {
@@ -88,7 +88,7 @@ export function bundleOptions(outdir) {
     outExtension: { '.js': '.mjs' },
     // What an entry imports on demand (React Email, an unused database engine, the S3 SDK) stays
     // out of its start: shared and on-demand code go to chunks (dist/chunks/), loaded when first
-    // imported (issue 18: they took about a second of every production start).
+    // imported (they would take about a second of every production start).
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',

@@ -284,7 +284,7 @@ describe('the admin area in Chromium', () => {
     expect(await page.locator('.admin-badge--shipped').first().textContent()).toBe('shipped')
     expect(await page.getByRole('button', { name: 'Mark as shipped' }).count()).toBe(0)
 
-    // Issue 17: a wrong tracking number is corrected, and the history says so.
+    // A wrong tracking number is corrected, and the history says so.
     await page.locator('#correctTrackingNumber').fill('RR987654321IT')
     await page.getByLabel("Why (kept in the order's history)").fill('label reprinted')
     await page.getByRole('button', { name: 'Correct tracking number' }).click()

@@ -5,8 +5,8 @@ import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { apiJson, headingText, productOfType } from './helpers'
 
 /**
- * Issue 15, finding 4: the pay screen told an underpaid buyer to send the whole amount again,
- * and turned a detected payment into "Invoice Expired" when the countdown ran out.
+ * The pay screen asks an underpaid buyer for what is left, not the whole amount again, and keeps
+ * a detected payment from turning into "Invoice Expired" when the countdown runs out.
  */
 
 type OrderInfo = { amountBSV: string; amountDueBSV: string; paymentAddress: string }

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { baseURL, launchBrowser } from '../support/browser'
 
 /**
- * Issue 14 in Payload's own admin, in Chromium: saving a product in /cms used to write the stock
- * the form showed when it was opened, erasing copies sold meanwhile (finding 3); /cms had no
- * Content-Security-Policy (finding 8); an editor could change its password without the current
- * one (finding 5).
+ * Payload's own admin, in Chromium: saving a product in /cms keeps the copies sold while the form
+ * was open (it does not write back the stock the form showed); /cms runs under a
+ * Content-Security-Policy; changing one's own password asks for the current one.
  */
 
 let browser: Browser

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseURL, launchBrowser, newPage, PHONE } from '../support/browser'
 
 /**
- * Issue 18, pages (decision 015): the landing page, the store and a product page arrive drawn
+ * The landing page, the store and a product page arrive drawn
  * by the server, so a phone paints them before any JavaScript runs; the browser's React then
- * takes the same HTML over (hydration) without redrawing or complaining.
+ * takes the same HTML over (hydration) without redrawing or complaining (decision 015).
  */
 let browser: Browser
 let product: { id: string; name: string }

@@ -7,8 +7,8 @@ import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { apiJson, headingText, productOfType } from '../checkout/helpers'
 
 /**
- * Issue 17, screens: the pay screen's address wrapped mid-string on a phone, and the store grid
- * with two books left half the row empty. Screenshots go to /tmp/shop-screens.
+ * The pay screen's address stays on one line on a phone, and a store grid with two books does not
+ * leave half the row empty. Screenshots go to /tmp/shop-screens.
  */
 const SHOTS = '/tmp/shop-screens'
 let browser: Browser

@@ -227,7 +227,7 @@ describe.each([
       () => document.documentElement.scrollWidth - window.innerWidth,
     )
     expect(overflow).toBeLessThanOrEqual(0)
-    // no text drawn over other text (issue 17, screens)
+    // no text drawn over other text
     expect(await overlappingText(page)).toEqual([])
 
     expect(await seriousViolations(page)).toEqual([])

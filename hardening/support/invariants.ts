@@ -7,7 +7,7 @@ import type { Order, Payment, Product } from '@shop/cms/engine'
 
 /**
  * The shop's bookkeeping rules, checked against the database (and the chain simulator) after
- * faults and load: what every section of issue 7 calls "nothing is lost".
+ * faults and load: what every hardening test calls "nothing is lost".
  */
 
 export async function allOrders(payload: Payload): Promise<Order[]> {

@@ -16,8 +16,8 @@ import { apiErrorHandler } from './errors'
 /**
  * POST /api/orders/create (spec section 7), rate limited per client (ORDER_CREATE_RATE_LIMIT a
  * minute). Mounted ahead of the shared request log and compression, as the catalogue is: under a
- * rush pino-http's per-request logger and compression's wrapping of a 60-byte answer were a tenth
- * of each checkout (issue 18). It writes the same request line itself (`logEachRequest`), parses
+ * rush pino-http's per-request logger and compression's wrapping of a 60-byte answer would cost a
+ * tenth of each checkout. It writes the same request line itself (`logEachRequest`), parses
  * its own body and answers bad JSON as the rest of /api does.
  */
 export function checkoutRouter({ payload, logger }: { payload: Payload; logger: Logger }): Router {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { loadEnv } from './env'
 
-/** Issue 15, finding 8: the owner's alerts and webhook are settings that cannot be half set. */
+/** The owner's alerts and webhook are settings that cannot be half set. */
 describe('OWNER_EMAIL and WEBHOOK_URL', () => {
   const base = { NODE_ENV: 'test' } as NodeJS.ProcessEnv
 

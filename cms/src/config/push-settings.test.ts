@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { loadEnv } from './env'
 
-/** Issue 18, detection: WhatsOnChain's push stream where it exists, polling always. */
+/** WhatsOnChain's push stream where it exists, polling always (decision 016). */
 describe('WOC_SOCKET_URL', () => {
   const base = { NODE_ENV: 'test' } as NodeJS.ProcessEnv
 

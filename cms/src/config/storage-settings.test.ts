@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { loadEnv } from './env'
 
-/** Issue 16, part 5: uploads on local disk by default, or in an S3-compatible bucket. */
+/** Uploads on local disk by default, or in an S3-compatible bucket. */
 describe('STORAGE', () => {
   const base = { NODE_ENV: 'test' } as NodeJS.ProcessEnv
 

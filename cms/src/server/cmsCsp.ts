@@ -3,7 +3,7 @@ import crypto from 'node:crypto'
 import type { RequestHandler } from 'express'
 
 /**
- * The Content-Security-Policy of Payload's pages at /cms (issue 14, finding 8). Next renders
+ * The Content-Security-Policy of Payload's pages at /cms. Next renders
  * inline scripts of its own, so scripts are allowed by a nonce drawn per request: Next reads it
  * from the request's Content-Security-Policy header and puts it on every script it writes, and
  * the browser runs nothing else (an injected <script> in a rich text or a file name has no

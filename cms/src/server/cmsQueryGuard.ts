@@ -49,7 +49,7 @@ type IdRule = (value: string) => boolean
 
 /**
  * Queries to Payload's REST that its database adapter would turn into a server error are
- * refused with a 400 and the reason, before they reach it (issue 14, finding 8): an id of the
+ * refused with a 400 and the reason, before they reach it: an id of the
  * wrong shape (`/cms/api/products/abc`), a date or a number that is not one, a relationship to
  * an id of the wrong shape, an operator the field has no use for (`near` on text).
  */

@@ -5,9 +5,9 @@ import type { Logger } from './logger'
 /**
  * Next, which serves Payload's admin and REST under /cms, loaded by the first request that
  * needs it instead of at start: the shop answers buyers a few seconds sooner after every start
- * and a web process nobody opened /cms on keeps Next's memory to itself (issue 18: start 5.3 s,
- * 201 MB at rest, most of both Next's). The first /cms request waits for it; a load that fails
- * is tried again by the next request.
+ * and a web process nobody opened /cms on keeps Next's memory to itself (loaded at start, Next
+ * is most of a 5.3 s start and of 201 MB at rest). The first /cms request waits for it; a load
+ * that fails is tried again by the next request.
  */
 export function lazyNext({ dev, dir, logger }: { dev: boolean; dir: string; logger: Logger }): {
   handler: RequestHandler

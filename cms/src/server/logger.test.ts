@@ -15,7 +15,7 @@ function capture() {
   return { lines, destination }
 }
 
-/** Issue 17, part 8: logs were raw pino JSON in a developer's terminal too. */
+/** Logs are readable lines in a developer's terminal, not raw pino JSON. */
 describe('the logger', () => {
   it('writes one readable line in a developer terminal, with the order id first', () => {
     const { lines, destination } = capture()

@@ -31,7 +31,7 @@ export async function startWebProcess({
   let demoAdmin
   if (!env.isProduction && env.seed === 'auto') {
     // Test mode only: the seed and what it draws its files with (pdf-lib) stay out of
-    // production's start (issue 18).
+    // production's start.
     const { seed } = await import('../seed')
     await seed({ payload, env, logger })
     demoAdmin = await ensureDemoAdmin({ payload, env })

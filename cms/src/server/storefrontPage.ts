@@ -43,8 +43,8 @@ export const ISOLATE_PARAM = 'isolate'
 
 /**
  * The shopper's three first screens and what each needs for its first paint. Without hints a
- * phone fetched the entry, then the screen's chunk, then its data, one after the other: the
- * landing's largest text painted at 2.6 s in Lighthouse's mobile run (issue 18).
+ * phone fetches the entry, then the screen's chunk, then its data, one after the other: the
+ * landing's largest text paints at 2.6 s in Lighthouse's mobile run.
  */
 async function hintsFor(
   pathname: string,

@@ -50,7 +50,7 @@ function s3ClientConfig(storage: Extract<Env['storage'], { kind: 's3' }>) {
 /**
  * Payload's storage adapter for STORAGE=s3 (@payloadcms/storage-s3): uploads through any door
  * (/api/admin, /cms, the Local API, the seed) go to the bucket instead of the local directories.
- * Loaded only when STORAGE=s3: the AWS SDK took a quarter of a second of every start (issue 18).
+ * Loaded only when STORAGE=s3: the AWS SDK takes a quarter of a second of a start.
  */
 export function storagePlugins(settings: StorageSettings): Plugin[] {
   const { storage } = settings

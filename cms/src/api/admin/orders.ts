@@ -82,7 +82,7 @@ export function orderRoutes(
     res.json(result.order)
   })
 
-  // The owner's settling actions (issue 15): each recorded in the order's history.
+  // The owner's settling actions, each recorded in the order's history.
   for (const action of OWNER_ORDER_ACTION_NAMES) {
     router.post(`/orders/:id/${action}`, async (req, res) => {
       const body = (req.body ?? {}) as { note?: unknown; txid?: unknown }

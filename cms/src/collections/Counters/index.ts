@@ -10,7 +10,7 @@ import { slugs } from '../slugs'
 export const Counters: CollectionConfig = {
   slug: slugs.counters,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: { group: 'Shop', useAsTitle: 'name' },
   access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },

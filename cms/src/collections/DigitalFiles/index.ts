@@ -14,7 +14,7 @@ export const DIGITAL_MIME_TYPES = ['application/pdf', 'application/epub+zip']
 export const DigitalFiles: CollectionConfig = {
   slug: slugs.digitalFiles,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: { group: 'Shop' },
   access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: isAdmin },

@@ -24,7 +24,7 @@ export type EmailKind = (typeof EMAIL_KINDS)[number]
 export const EmailOutbox: CollectionConfig = {
   slug: slugs.emailOutbox,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: { group: 'Shop', defaultColumns: ['kind', 'to', 'status', 'attempts', 'createdAt'] },
   access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },

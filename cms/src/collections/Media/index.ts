@@ -12,7 +12,7 @@ export const COVER_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image
 export const Media: CollectionConfig = {
   slug: slugs.media,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   access: { read: anyone, create: isAdmin, update: isAdmin, delete: isAdmin },
   hooks: {

@@ -11,7 +11,7 @@ import { slugs } from '../slugs'
 export const Payments: CollectionConfig = {
   slug: slugs.payments,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: {
     group: 'Shop',

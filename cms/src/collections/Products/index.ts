@@ -15,7 +15,7 @@ import { requireDigitalFile } from './hooks/requireDigitalFile'
 export const Products: CollectionConfig = {
   slug: slugs.products,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: {
     group: 'Shop',

@@ -17,7 +17,7 @@ const signInThrottle = signInThrottleHooks()
 export const Staff: CollectionConfig = {
   slug: slugs.staff,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: { useAsTitle: 'email', defaultColumns: ['email', 'name', 'role'] },
   auth: {

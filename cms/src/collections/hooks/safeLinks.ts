@@ -55,7 +55,7 @@ function check(slug: string, data: unknown, global: boolean) {
 
 /**
  * Links editors write (rich-text links, the papers' and tools' link fields) may not use
- * `javascript:`, `data:`, `vbscript:` or any other scheme that runs code (issue 14, finding 8).
+ * `javascript:`, `data:`, `vbscript:` or any other scheme that runs code.
  */
 export const refuseUnsafeLinks: CollectionBeforeValidateHook = ({ data, collection }) => {
   check(collection.slug, data, false)

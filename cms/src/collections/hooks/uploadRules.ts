@@ -4,8 +4,8 @@ import type { CollectionBeforeOperationHook } from 'payload'
 
 /**
  * Files come from the uploader's own machine, never from a URL the server would fetch: Payload
- * fetches `url` server-side after the collections' checks have run, so a file by URL skipped
- * them (issue 14, finding 4), and the fetch itself reaches wherever the URL points. A local
+ * fetches `url` server-side after the collections' checks have run, so a file by URL would skip
+ * them, and the fetch itself reaches wherever the URL points. A local
  * `url` (the document's own, sent back by the admin's form) is left alone.
  */
 export const refuseUploadByUrl: CollectionBeforeOperationHook = ({ args, operation, req }) => {

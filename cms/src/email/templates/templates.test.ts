@@ -6,7 +6,7 @@ import { sampleDownload, sampleOrder } from '../preview'
 import type { ShopInfo } from '.'
 
 /**
- * Issue 17, part 3: e-mails that read like a shop's. Each message is HTML with a plain-text
+ * E-mails that read like a shop's. Each message is HTML with a plain-text
  * part, under the shop's name and logo, with the order's recap (book, EUR and BSV, txid,
  * shipping address), the download link with its limits, and where to ask for help.
  */

@@ -8,8 +8,8 @@ export const hasLink = (value: unknown): boolean =>
   typeof value === 'string' && value.trim() !== '' && value.trim() !== '#'
 
 /**
- * A version with both a file and a link made the site show the file and silently drop the link
- * (issue 17): the editor now chooses, whichever door the paper is saved through.
+ * A paper has a file or a link, not both: with both, the site would show the file and silently
+ * drop the link. The editor chooses, whichever door the paper is saved through.
  */
 export const fileOrLink: Validate = (value, { siblingData }) => {
   const file = (siblingData as { file?: unknown } | undefined)?.file

@@ -4,8 +4,8 @@ import type { CollectionBeforeOperationHook } from 'payload'
 import { MIN_PASSWORD_LENGTH } from '@shop/domain'
 
 /**
- * zxcvbn and its dictionaries (about half a megabyte), loaded by the first password checked:
- * every start of the web process paid for them before (issue 18, production start).
+ * zxcvbn and its dictionaries (about half a megabyte), loaded by the first password checked, so
+ * that starting the web process does not pay for them.
  */
 const loadStrength = async () => (await import('./passwordStrength')).passwordStrength
 
