@@ -21,7 +21,7 @@ const target = devProxyTarget()
  * highest quality (`<file>.br`), which the web process sends to browsers that accept it
  * (cms/src/server/precompressed.ts). Compressing on every request stays at a fast level: the
  * entry is 80 KB that way and 69 KB at quality 11, which puts a shopper's page under 80 KB of
- * JavaScript (issue 18).
+ * JavaScript.
  */
 export function precompress(): Plugin {
   return {

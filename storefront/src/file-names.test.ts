@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 /**
- * One file-name convention across the storefront (issue 17, part 7): a file whose main export is
+ * One file-name convention across the storefront: a file whose main export is
  * a React component is named after it in PascalCase (`ProductForm.tsx`); every other file (api
  * calls, hooks, helpers, styles, test helpers) is kebab-case (`get-products.ts`,
  * `use-bsv-rate.ts`). Tests take their subject's name.

@@ -14,8 +14,8 @@ const app = (
 )
 // The landing page, the store and a product page arrive drawn by the web process
 // (entry-server.tsx, decision 015): React takes that HTML over, as a transition, so it works in
-// slices and the phone answers a tap or a scroll between them instead of waiting for the whole
-// page. Every other page is drawn here. A public page another site opened is first asked for
+// short pieces and the phone answers a tap or a scroll between them instead of waiting for the
+// whole page. Every other page is drawn here. A public page another site opened is first asked for
 // again in a window of its own (lib/opener.ts, decision 017).
 if (!isolateFromOpener()) {
   if (root.firstElementChild)

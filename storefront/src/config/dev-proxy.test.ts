@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 import config, { devProxyTarget } from '../../vite.config'
 
-/** Issue 17, part 8: `npm run dev` proxied to port 3000 whatever PORT said. */
+/** `npm run dev` proxies to the web process's PORT, not always to 3000. */
 describe('the dev server proxy', () => {
   it('follows PORT, and defaults to 3000', () => {
     expect(devProxyTarget({ PORT: '4123' })).toBe('http://localhost:4123')

@@ -4,8 +4,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /**
- * Issue 17, screens: status badges had 4.43:1 contrast. Every text colour of the palette on its
- * tinted background must reach WCAG AA for normal text (4.5:1); the badges are 0.8rem.
+ * Every text colour of the palette on its tinted background, the status badges' included, must
+ * reach WCAG AA for normal text (4.5:1); the badges are 0.8rem.
  */
 const css = fs.readFileSync(path.join(import.meta.dirname, 'global.css'), 'utf8')
 const token = (name: string) => {

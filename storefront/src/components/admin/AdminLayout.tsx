@@ -5,6 +5,7 @@ import { toast } from 'react-toastify'
 import { CMS_URL, paths } from '@/config/paths'
 
 import { useAdminSession } from '@/lib/admin/admin-session'
+import { AdminBrand } from './AdminBrand'
 import { Icon } from './Icon'
 
 const menu = [
@@ -38,12 +39,7 @@ export function AdminLayout() {
         Skip to content
       </a>
       <aside className="admin-sidebar">
-        <div className="admin-brand">
-          <span className="brand__mark" aria-hidden="true" />
-          <span>
-            Dual Vote <span className="admin-brand__tag">Admin</span>
-          </span>
-        </div>
+        <AdminBrand />
         <nav aria-label="Admin" className="admin-nav">
           <ul>
             {menu.map((item) => (

@@ -4,6 +4,37 @@ import { paths } from '@/config/paths'
 
 import { mainLinks } from './Header'
 
+const legalLinks = [
+  { to: paths.privacy, label: 'Privacy Policy' },
+  { to: paths.terms, label: 'Terms of Use' },
+] as const
+
+/** One titled column of links in the footer; `id` names its heading. */
+function FooterLinks({
+  id,
+  title,
+  links,
+}: {
+  id: string
+  title: string
+  links: readonly { to: string; label: string }[]
+}) {
+  return (
+    <nav aria-labelledby={id}>
+      <h2 id={id} className="site-footer__title">
+        {title}
+      </h2>
+      <ul>
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to}>{link.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
 export function Footer() {
   return (
     <footer className="site-footer">
@@ -15,31 +46,8 @@ export function Footer() {
           </p>
           <p className="muted">Identity, the dual vote and trust metrics on a public ledger.</p>
         </div>
-        <nav aria-labelledby="footer-explore">
-          <h2 id="footer-explore" className="site-footer__title">
-            Explore
-          </h2>
-          <ul>
-            {mainLinks.map((link) => (
-              <li key={link.to}>
-                <Link to={link.to}>{link.label}</Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <nav aria-labelledby="footer-legal">
-          <h2 id="footer-legal" className="site-footer__title">
-            Legal
-          </h2>
-          <ul>
-            <li>
-              <Link to={paths.privacy}>Privacy Policy</Link>
-            </li>
-            <li>
-              <Link to={paths.terms}>Terms of Use</Link>
-            </li>
-          </ul>
-        </nav>
+        <FooterLinks id="footer-explore" title="Explore" links={mainLinks} />
+        <FooterLinks id="footer-legal" title="Legal" links={legalLinks} />
       </div>
       <div className="container site-footer__bottom muted">
         © {new Date().getFullYear()} Dual Vote. Payments in BSV.

@@ -4,7 +4,8 @@ import { useState } from 'react'
 import { Navigate, useNavigate } from 'react-router-dom'
 import { toast } from 'react-toastify'
 
-import { FormField } from '@/components/admin/FormField'
+import { AdminBrand } from '@/components/admin/AdminBrand'
+import { FormError, InputField } from '@/components/admin/FormField'
 import { useZodForm } from '@/lib/admin/form'
 
 import { LoadingState } from '@/components/ui/StatusMessage'
@@ -18,7 +19,6 @@ export function LoginRoute() {
   const { status, login } = useAdminSession()
   const navigate = useNavigate()
   const form = useZodForm(adminLoginSchema, { defaultValues: { email: '', password: '' } })
-  const { errors } = form.formState
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -63,41 +63,28 @@ export function LoginRoute() {
         onChange={() => setError(null)}
         noValidate
       >
-        <div className="admin-brand admin-brand--dark">
-          <span className="brand__mark" aria-hidden="true" />
-          <span>
-            Dual Vote <span className="admin-brand__tag">Admin</span>
-          </span>
-        </div>
+        <AdminBrand dark />
         <h1 className="admin-login__title">Sign in</h1>
         <p className="muted">Manage the books and orders of the shop.</p>
-        {error ? (
-          <div className="admin-alert admin-alert--error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <FormField id="login-email" label="Email" error={errors.email?.message}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.register('email')}
-              type="email"
-              autoComplete="username"
-              required
-            />
-          )}
-        </FormField>
-        <FormField id="login-password" label="Password" error={errors.password?.message}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.register('password')}
-              type="password"
-              autoComplete="current-password"
-              required
-            />
-          )}
-        </FormField>
+        <FormError message={error} />
+        <InputField
+          id="login-email"
+          form={form}
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+        />
+        <InputField
+          id="login-password"
+          form={form}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         <button
           type="submit"
           className="button button--primary admin-login__submit"

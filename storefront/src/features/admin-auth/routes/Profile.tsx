@@ -3,7 +3,7 @@ import type { ChangePasswordInput } from '@shop/domain'
 import { useState } from 'react'
 import { toast } from 'react-toastify'
 
-import { FormField } from '@/components/admin/FormField'
+import { FormError, InputField } from '@/components/admin/FormField'
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { showServerErrors, useZodForm } from '@/lib/admin/form'
 import { changePassword } from '@/lib/admin/session'
@@ -16,7 +16,7 @@ export function ProfileRoute() {
   useAdminTitle('Profile')
   const { admin } = useAdminSession()
   const form = useZodForm(changePasswordSchema, { defaultValues: EMPTY })
-  const { errors, isSubmitting } = form.formState
+  const { isSubmitting } = form.formState
   const [generalError, setGeneralError] = useState<string | null>(null)
 
   const onSubmit = async (values: ChangePasswordInput) => {
@@ -54,42 +54,24 @@ export function ProfileRoute() {
         noValidate
       >
         <h2>Change password</h2>
-        {generalError ? (
-          <div className="admin-alert admin-alert--error" role="alert">
-            {generalError}
-          </div>
-        ) : null}
-        <FormField
-          id="currentPassword"
+        <FormError message={generalError} />
+        <InputField
+          form={form}
+          name="currentPassword"
           label="Current password"
-          error={errors.currentPassword?.message}
-        >
-          {(control) => (
-            <input
-              {...control}
-              {...form.register('currentPassword')}
-              type="password"
-              autoComplete="current-password"
-              required
-            />
-          )}
-        </FormField>
-        <FormField
-          id="newPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <InputField
+          form={form}
+          name="newPassword"
           label="New password"
-          error={errors.newPassword?.message}
           hint="At least 12 characters, and not easy to guess. Your other sessions are signed out."
-        >
-          {(control) => (
-            <input
-              {...control}
-              {...form.register('newPassword')}
-              type="password"
-              autoComplete="new-password"
-              required
-            />
-          )}
-        </FormField>
+          type="password"
+          autoComplete="new-password"
+          required
+        />
         <div className="admin-form__actions">
           <button type="submit" className="button button--primary" disabled={isSubmitting}>
             {isSubmitting ? 'Saving...' : 'Change password'}

@@ -8,7 +8,7 @@ import { AdminSessionProvider } from '@/lib/admin/admin-session'
 import { ProductFormRoute } from './ProductForm'
 
 /**
- * Issue 17, part 7: the product form checks what the owner typed with the admin API's own
+ * The product form checks what the owner typed with the admin API's own
  * schema (the same messages, before any request), and puts the API's field errors under their
  * fields.
  */

@@ -12,7 +12,7 @@ import { showServerErrors, useZodForm } from '@/lib/admin/form'
 import type { AdminProduct } from '../api/products'
 import { createProduct, getAdminProduct, updateProduct } from '../api/products'
 import { CoverThumb } from '../components/CoverThumb'
-import { FormField } from '@/components/admin/FormField'
+import { FormError, FormField, InputField } from '@/components/admin/FormField'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
 import { ADMIN_PRODUCTS_KEY } from './Products'
@@ -35,6 +35,24 @@ const NEW_PRODUCT: Values = {
   shortDescription: '',
   isAvailable: true,
 }
+
+/** A sum in euros as the API takes it: at most two decimals, never negative. */
+const EUROS = {
+  type: 'number',
+  inputMode: 'decimal',
+  step: '0.01',
+  min: '0',
+  required: true,
+} as const
+
+/** A number of copies. */
+const COPIES = {
+  type: 'number',
+  inputMode: 'numeric',
+  step: '1',
+  min: '0',
+  required: true,
+} as const
 
 const valuesOf = (product: AdminProduct): Values => ({
   name: product.name,
@@ -153,15 +171,9 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
         encType="multipart/form-data"
         noValidate
       >
-        {generalError ? (
-          <div className="admin-alert admin-alert--error" role="alert">
-            {generalError}
-          </div>
-        ) : null}
+        <FormError message={generalError} />
 
-        <FormField id="name" label="Name" error={errorOf('name')}>
-          {(control) => <input {...control} {...form.register('name')} required />}
-        </FormField>
+        <InputField form={form} name="name" label="Name" required />
 
         <div className="admin-form__row">
           <FormField id="type" label="Type" error={errorOf('type')}>
@@ -172,77 +184,31 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
               </select>
             )}
           </FormField>
-          <FormField id="priceEUR" label="Price (EUR)" error={errorOf('priceEUR')}>
-            {(control) => (
-              <input
-                {...control}
-                {...form.register('priceEUR')}
-                type="number"
-                inputMode="decimal"
-                step="0.01"
-                min="0"
-                required
-              />
-            )}
-          </FormField>
+          <InputField form={form} name="priceEUR" {...EUROS} label="Price (EUR)" />
         </div>
 
         {type === 'PHYSICAL' ? (
           <div className="admin-form__row">
-            <FormField
-              id="shippingCostEUR"
+            <InputField
+              form={form}
+              name="shippingCostEUR"
+              {...EUROS}
+              max="1000"
               label="Shipping cost (EUR)"
-              error={errorOf('shippingCostEUR')}
               hint="Added to the price at checkout. 0 means shipping is included in the price."
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  {...form.register('shippingCostEUR')}
-                  type="number"
-                  inputMode="decimal"
-                  step="0.01"
-                  min="0"
-                  max="1000"
-                  required
-                />
-              )}
-            </FormField>
+            />
           </div>
         ) : null}
 
         <div className="admin-form__row">
-          <FormField id="totalStock" label="Total stock" error={errorOf('totalStock')}>
-            {(control) => (
-              <input
-                {...control}
-                {...form.register('totalStock')}
-                type="number"
-                inputMode="numeric"
-                step="1"
-                min="0"
-                required
-              />
-            )}
-          </FormField>
-          <FormField
-            id="currentStock"
+          <InputField form={form} name="totalStock" {...COPIES} label="Total stock" />
+          <InputField
+            form={form}
+            name="currentStock"
+            {...COPIES}
             label="Current stock"
-            error={errorOf('currentStock')}
             hint="Copies available for sale now."
-          >
-            {(control) => (
-              <input
-                {...control}
-                {...form.register('currentStock')}
-                type="number"
-                inputMode="numeric"
-                step="1"
-                min="0"
-                required
-              />
-            )}
-          </FormField>
+          />
         </div>
 
         <FormField
@@ -318,14 +284,14 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
           </FormField>
         ) : null}
 
-        <FormField
-          id="isAvailable"
+        <InputField
+          form={form}
+          name="isAvailable"
+          type="checkbox"
           label="Available in the store"
           hint="Unchecked hides the book from the public store."
           check
-        >
-          {(control) => <input {...control} {...form.register('isAvailable')} type="checkbox" />}
-        </FormField>
+        />
 
         <div className="admin-form__actions">
           <Link to={paths.admin.products} className="button button--ghost">

@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
+import { PageData } from '@/components/ui/PageData'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
@@ -106,6 +108,21 @@ const resources = [
   },
 ]
 
+/** One count of the example result: its share of yes votes, as a bar and in words. */
+function ExampleCount({ name, yes }: { name: string; yes: number }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>
+        <span className="hero__track">
+          <span className="hero__bar" style={{ width: `${yes}%` }} />
+        </span>
+        {`${yes}% yes`}
+      </dd>
+    </div>
+  )
+}
+
 /** An illustration of a certified dual-vote result, as anyone could read it from the ledger. */
 function ExampleResult() {
   return (
@@ -113,24 +130,8 @@ function ExampleResult() {
       <figcaption className="hero__example-caption">Example · certified result</figcaption>
       <p className="hero__example-title">Proposal 12: adopt the yearly budget</p>
       <dl className="hero__example-counts">
-        <div>
-          <dt>Head count</dt>
-          <dd>
-            <span className="hero__track">
-              <span className="hero__bar" style={{ width: '64%' }} />
-            </span>
-            64% yes
-          </dd>
-        </div>
-        <div>
-          <dt>Weighted count</dt>
-          <dd>
-            <span className="hero__track">
-              <span className="hero__bar" style={{ width: '71%' }} />
-            </span>
-            71% yes
-          </dd>
-        </div>
+        <ExampleCount name="Head count" yes={64} />
+        <ExampleCount name="Weighted count" yes={71} />
       </dl>
       <p className="hero__example-status">
         <span aria-hidden="true">✓</span> Both counts agree: passed, timestamped on the public
@@ -203,12 +204,43 @@ function Hero() {
 }
 
 function Faqs() {
-  const { data, error, isLoading, isValidating, mutate } = useSWR(faqsKey, getFaqs)
-  if (!data && (isLoading || isValidating)) return <LoadingState label="Loading questions…" />
-  if (error || !data) {
-    return <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
-  }
-  return <FaqAccordion faqs={data} />
+  const faqs = useSWR(faqsKey, getFaqs)
+  return (
+    <PageData result={faqs} loading={<LoadingState label="Loading questions…" />}>
+      {(list) => <FaqAccordion faqs={list} />}
+    </PageData>
+  )
+}
+
+/** A section of the page under its eyebrow and title; `id` is its anchor and names its title. */
+function LandingSection({
+  id,
+  tone,
+  narrow = false,
+  eyebrow,
+  title,
+  children,
+}: {
+  id: string
+  tone?: 'tint' | 'navy'
+  narrow?: boolean
+  eyebrow: string
+  title: string
+  children: ReactNode
+}) {
+  return (
+    <section
+      id={id}
+      className={tone ? `landing-section landing-section--${tone}` : 'landing-section'}
+      aria-labelledby={`${id}-title`}
+    >
+      <div className={narrow ? 'container narrow' : 'container'}>
+        <p className="section-eyebrow">{eyebrow}</p>
+        <h2 id={`${id}-title`}>{title}</h2>
+        {children}
+      </div>
+    </section>
+  )
 }
 
 /** /: what the framework is, its four pillars, how it works, the FAQs and where to go next. */
@@ -238,116 +270,92 @@ export function LandingRoute() {
         </div>
       </section>
 
-      <section
-        id="concepts"
-        className="landing-section landing-section--tint"
-        aria-labelledby="concepts-title"
+      <LandingSection id="concepts" tone="tint" eyebrow="Core concepts" title="Four pillars">
+        <ol className="pillars">
+          {pillars.map((pillar, index) => (
+            <li key={pillar.title} className="card pillar">
+              <span className="pillar__number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <h3>{pillar.title}</h3>
+              <p>{pillar.text}</p>
+            </li>
+          ))}
+        </ol>
+      </LandingSection>
+
+      <LandingSection
+        id="architecture"
+        eyebrow="Architecture"
+        title="Four components, one public ledger"
       >
-        <div className="container">
-          <p className="section-eyebrow">Core concepts</p>
-          <h2 id="concepts-title">Four pillars</h2>
-          <ol className="pillars">
-            {pillars.map((pillar, index) => (
-              <li key={pillar.title} className="card pillar">
-                <span className="pillar__number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <h3>{pillar.title}</h3>
-                <p>{pillar.text}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+        <p className="landing-prose">
+          The framework is built from small parts with one job each. They share no private database:
+          what must be verifiable is written to the BSV public ledger, and everything else stays
+          with its owner.
+        </p>
+        <ul className="layers">
+          {layers.map((layer) => (
+            <li key={layer.name} className="layer">
+              <h3>{layer.name}</h3>
+              <p>{layer.text}</p>
+            </li>
+          ))}
+        </ul>
+        <p className="ledger-bar">Public ledger: timestamps, certificates, vote results, metrics</p>
+      </LandingSection>
 
-      <section id="architecture" className="landing-section" aria-labelledby="architecture-title">
-        <div className="container">
-          <p className="section-eyebrow">Architecture</p>
-          <h2 id="architecture-title">Four components, one public ledger</h2>
-          <p className="landing-prose">
-            The framework is built from small parts with one job each. They share no private
-            database: what must be verifiable is written to the BSV public ledger, and everything
-            else stays with its owner.
-          </p>
-          <ul className="layers">
-            {layers.map((layer) => (
-              <li key={layer.name} className="layer">
-                <h3>{layer.name}</h3>
-                <p>{layer.text}</p>
-              </li>
-            ))}
-          </ul>
-          <p className="ledger-bar">
-            Public ledger: timestamps, certificates, vote results, metrics
-          </p>
-        </div>
-      </section>
+      <LandingSection id="impact" tone="navy" eyebrow="Impact" title="What changes for a community">
+        <ul className="impacts">
+          {impacts.map((impact) => (
+            <li key={impact.title}>
+              <h3>{impact.title}</h3>
+              <p>{impact.text}</p>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
 
-      <section
-        id="impact"
-        className="landing-section landing-section--navy"
-        aria-labelledby="impact-title"
+      <LandingSection
+        id="procedure"
+        eyebrow="Operational procedure"
+        title="From proposal to certified result"
       >
-        <div className="container">
-          <p className="section-eyebrow">Impact</p>
-          <h2 id="impact-title">What changes for a community</h2>
-          <ul className="impacts">
-            {impacts.map((impact) => (
-              <li key={impact.title}>
-                <h3>{impact.title}</h3>
-                <p>{impact.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+        <ol className="steps">
+          {steps.map((step) => (
+            <li key={step.title} className="step">
+              <h3>{step.title}</h3>
+              <p>{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </LandingSection>
 
-      <section id="procedure" className="landing-section" aria-labelledby="procedure-title">
-        <div className="container">
-          <p className="section-eyebrow">Operational procedure</p>
-          <h2 id="procedure-title">From proposal to certified result</h2>
-          <ol className="steps">
-            {steps.map((step) => (
-              <li key={step.title} className="step">
-                <h3>{step.title}</h3>
-                <p>{step.text}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
-
-      <section
+      <LandingSection
         id="faqs"
-        className="landing-section landing-section--tint"
-        aria-labelledby="faqs-title"
+        tone="tint"
+        narrow
+        eyebrow="FAQs"
+        title="Frequently asked questions"
       >
-        <div className="container narrow">
-          <p className="section-eyebrow">FAQs</p>
-          <h2 id="faqs-title">Frequently asked questions</h2>
-          <Faqs />
-        </div>
-      </section>
+        <Faqs />
+      </LandingSection>
 
-      <section id="resources" className="landing-section" aria-labelledby="resources-title">
-        <div className="container">
-          <p className="section-eyebrow">Resources</p>
-          <h2 id="resources-title">Where to go next</h2>
-          <ul className="resources">
-            {resources.map((resource) => (
-              <li key={resource.to}>
-                <Link to={resource.to} className="card resource-card">
-                  <h3>{resource.title}</h3>
-                  <p>{resource.text}</p>
-                  <span className="resource-card__action">
-                    {resource.action} <span aria-hidden="true">→</span>
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <LandingSection id="resources" eyebrow="Resources" title="Where to go next">
+        <ul className="resources">
+          {resources.map((resource) => (
+            <li key={resource.to}>
+              <Link to={resource.to} className="card resource-card">
+                <h3>{resource.title}</h3>
+                <p>{resource.text}</p>
+                <span className="resource-card__action">
+                  {resource.action} <span aria-hidden="true">→</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
     </div>
   )
 }

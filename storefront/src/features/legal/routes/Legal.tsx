@@ -2,8 +2,9 @@ import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router-dom'
 import useSWR from 'swr'
 
+import { PageData } from '@/components/ui/PageData'
 import { PageHeader } from '@/components/ui/PageHeader'
-import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
 import { getLegal, legalKey } from '../api/get-legal'
@@ -24,34 +25,31 @@ function useScrollToHash(ready: boolean) {
   }, [ready, hash])
 }
 
+/** The terms and the privacy policy, each under its anchor, with a table of contents. */
+function LegalTexts({ termsHtml, privacyHtml }: { termsHtml: string; privacyHtml: string }) {
+  return (
+    <>
+      <nav className="legal-toc" aria-label="On this page">
+        <a href="#terms">Terms of Use</a>
+        <a href="#privacy">Privacy Policy</a>
+      </nav>
+      {/* The HTML is produced by the CMS's own rich-text converter from editors' content. */}
+      <section id="terms" className="card legal-section" aria-labelledby="terms-title">
+        <h2 id="terms-title">Terms of Use</h2>
+        <div className="legal-text" dangerouslySetInnerHTML={{ __html: termsHtml }} />
+      </section>
+      <section id="privacy" className="card legal-section" aria-labelledby="privacy-title">
+        <h2 id="privacy-title">Privacy Policy</h2>
+        <div className="legal-text" dangerouslySetInnerHTML={{ __html: privacyHtml }} />
+      </section>
+    </>
+  )
+}
+
 /** /legal: terms of use and privacy policy from the CMS, with #terms and #privacy anchors. */
 export function LegalRoute() {
-  const { data, error, isLoading, isValidating, mutate } = useSWR(legalKey, getLegal)
-  useScrollToHash(Boolean(data))
-
-  let content
-  if (!data && (isLoading || isValidating)) content = <LoadingState label="Loading legal texts…" />
-  else if (error || !data) {
-    content = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
-  } else {
-    content = (
-      <>
-        <nav className="legal-toc" aria-label="On this page">
-          <a href="#terms">Terms of Use</a>
-          <a href="#privacy">Privacy Policy</a>
-        </nav>
-        {/* The HTML is produced by the CMS's own rich-text converter from editors' content. */}
-        <section id="terms" className="card legal-section" aria-labelledby="terms-title">
-          <h2 id="terms-title">Terms of Use</h2>
-          <div className="legal-text" dangerouslySetInnerHTML={{ __html: data.termsHtml }} />
-        </section>
-        <section id="privacy" className="card legal-section" aria-labelledby="privacy-title">
-          <h2 id="privacy-title">Privacy Policy</h2>
-          <div className="legal-text" dangerouslySetInnerHTML={{ __html: data.privacyHtml }} />
-        </section>
-      </>
-    )
-  }
+  const legal = useSWR(legalKey, getLegal)
+  useScrollToHash(Boolean(legal.data))
 
   return (
     <>
@@ -63,7 +61,11 @@ export function LegalRoute() {
           </Link>
         </p>
       </PageHeader>
-      <div className="container page narrow">{content}</div>
+      <div className="container page narrow">
+        <PageData result={legal} loading={<LoadingState label="Loading legal texts…" />}>
+          {(texts) => <LegalTexts termsHtml={texts.termsHtml} privacyHtml={texts.privacyHtml} />}
+        </PageData>
+      </div>
     </>
   )
 }

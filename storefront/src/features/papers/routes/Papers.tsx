@@ -3,6 +3,7 @@ import useSWR from 'swr'
 import type { SWRResponse } from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
+import { PageData } from '@/components/ui/PageData'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 
@@ -49,23 +50,6 @@ export function PapersRoute() {
   const papers = useSWR(papersKey, getPapers)
   const page = useSWR(papersPageKey, getPapersPage)
 
-  let list
-  if (!papers.data && (papers.isLoading || papers.isValidating)) {
-    list = <LoadingState label="Loading papers…" />
-  } else if (papers.error || !papers.data) {
-    list = <ErrorState message="Failed to load page data." onRetry={() => void papers.mutate()} />
-  } else {
-    list = (
-      <ol className="paper-list">
-        {papers.data.map((paper, index) => (
-          <li key={paper.id}>
-            <PaperCard paper={paper} number={index + 1} />
-          </li>
-        ))}
-      </ol>
-    )
-  }
-
   return (
     <>
       <title>White Papers · Dual Vote</title>
@@ -97,7 +81,17 @@ export function PapersRoute() {
             </AvailableLink>
           </div>
         </aside>
-        {list}
+        <PageData result={papers} loading={<LoadingState label="Loading papers…" />}>
+          {(list) => (
+            <ol className="paper-list">
+              {list.map((paper, index) => (
+                <li key={paper.id}>
+                  <PaperCard paper={paper} number={index + 1} />
+                </li>
+              ))}
+            </ol>
+          )}
+        </PageData>
       </div>
     </>
   )

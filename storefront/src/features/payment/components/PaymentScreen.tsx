@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { ReactNode } from 'react'
 import { QRCodeSVG } from 'qrcode.react'
 import { Link, useNavigate } from 'react-router-dom'
 import { toast } from 'react-toastify'
@@ -35,6 +36,18 @@ const TITLES: Record<OrderStatus, string> = {
   EXPIRED: 'Invoice Expired',
   ERROR_FULFILLMENT: 'Order Error - Please contact support.',
   CANCELLED: 'Order Cancelled',
+}
+
+/** An invoice that can no longer be paid: why, and the way back to the store. */
+function ClosedInvoice({ children }: { children: ReactNode }) {
+  return (
+    <div className="pay-progress">
+      <p>{children}</p>
+      <Link to={paths.store} className="button button--primary">
+        Back to the Store
+      </Link>
+    </div>
+  )
 }
 
 /** The pay screen for loaded order info: status, QR, copy fields, countdown and polling (spec section 4). */
@@ -172,28 +185,18 @@ export function PaymentScreen({ orderId, info }: { orderId: string; info: OrderI
         ) : null}
 
         {status === 'EXPIRED' ? (
-          <div className="pay-progress">
-            <p>
-              This invoice has expired and can no longer be paid. If you already sent funds, please
-              contact support with your order number.
-            </p>
-            <Link to={paths.store} className="button button--primary">
-              Back to the Store
-            </Link>
-          </div>
+          <ClosedInvoice>
+            This invoice has expired and can no longer be paid. If you already sent funds, please
+            contact support with your order number.
+          </ClosedInvoice>
         ) : null}
 
         {status === 'CANCELLED' ? (
-          <div className="pay-progress">
-            <p>
-              This order was cancelled by the shop and can no longer be paid. If you sent funds, we
-              have been in touch or will be about a refund; please contact support with your order
-              number if you have questions.
-            </p>
-            <Link to={paths.store} className="button button--primary">
-              Back to the Store
-            </Link>
-          </div>
+          <ClosedInvoice>
+            This order was cancelled by the shop and can no longer be paid. If you sent funds, we
+            have been in touch or will be about a refund; please contact support with your order
+            number if you have questions.
+          </ClosedInvoice>
         ) : null}
 
         {status === 'ERROR_FULFILLMENT' ? (

@@ -3,8 +3,9 @@ import { isAvailableLink } from '@shop/domain'
 import useSWR from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
+import { PageData } from '@/components/ui/PageData'
 import { PageHeader } from '@/components/ui/PageHeader'
-import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { LoadingState } from '@/components/ui/StatusMessage'
 
 import { getTools, toolsKey } from '../api/get-tools'
 import '../proofs.css'
@@ -58,23 +59,7 @@ function ToolCard({ tool }: { tool: Tool }) {
 
 /** /proofs: the tools that verify the framework's claims on the public ledger. */
 export function ProofsRoute() {
-  const { data, error, isLoading, isValidating, mutate } = useSWR(toolsKey, getTools)
-
-  let content
-  if (!data && (isLoading || isValidating)) content = <LoadingState label="Loading tools…" />
-  else if (error || !data) {
-    content = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
-  } else {
-    content = (
-      <ul className="tool-list">
-        {data.map((tool) => (
-          <li key={tool.name}>
-            <ToolCard tool={tool} />
-          </li>
-        ))}
-      </ul>
-    )
-  }
+  const tools = useSWR(toolsKey, getTools)
 
   return (
     <>
@@ -85,7 +70,19 @@ export function ProofsRoute() {
           and vote on the public ledger yourself, and run a dual vote in your own group.
         </p>
       </PageHeader>
-      <div className="container page">{content}</div>
+      <div className="container page">
+        <PageData result={tools} loading={<LoadingState label="Loading tools…" />}>
+          {(list) => (
+            <ul className="tool-list">
+              {list.map((tool) => (
+                <li key={tool.name}>
+                  <ToolCard tool={tool} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </PageData>
+      </div>
     </>
   )
 }

@@ -84,8 +84,8 @@ describe('the store page', () => {
   })
 
   /**
-   * Issue 18, pages: every cover was lazy, so a phone asked for the first one (its largest
-   * image) only after the first layout, and the store's LCP came after its first paint.
+   * A lazy first cover (the page's largest image) would be asked for only after the first
+   * layout, putting the store's LCP after its first paint.
    */
   it("asks for the first card's cover with the page, the others lazily", async () => {
     stubApi({

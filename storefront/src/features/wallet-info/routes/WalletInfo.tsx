@@ -1,9 +1,11 @@
+import type { Wallet } from '@shop/domain'
 import { useLocation, useNavigate } from 'react-router-dom'
 import useSWR from 'swr'
 
 import { AvailableLink } from '@/components/ui/AvailableLink'
+import { PageData } from '@/components/ui/PageData'
 import { PageHeader } from '@/components/ui/PageHeader'
-import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
+import { LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
 import { getWallets, walletsKey } from '../api/get-wallets'
@@ -25,39 +27,31 @@ function GoBackButton() {
   )
 }
 
+/** The recommended wallets, each with a link to its website. */
+function WalletList({ wallets }: { wallets: Wallet[] }) {
+  return (
+    <ul className="wallet-list">
+      {wallets.map((wallet) => (
+        <li key={wallet.name} className="card wallet-card">
+          <h3>{wallet.name}</h3>
+          <p className="muted">{wallet.description}</p>
+          <AvailableLink
+            href={wallet.link}
+            className="button button--ghost button--small"
+            srContext={`of ${wallet.name}`}
+            disabledLabel="Link Coming Soon"
+          >
+            Visit website
+          </AvailableLink>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /** /wallet-info: which wallets to use, and how to give an ordinal address for the certificate. */
 export function WalletInfoRoute() {
-  const { data, error, isLoading, isValidating, mutate } = useSWR(walletsKey, getWallets)
-
-  let wallets
-  if (!data && (isLoading || isValidating)) {
-    wallets = (
-      <div className="wallet-list-loading">
-        <LoadingState label="Loading wallets…" />
-      </div>
-    )
-  } else if (error || !data) {
-    wallets = <ErrorState message="Failed to load page data." onRetry={() => void mutate()} />
-  } else {
-    wallets = (
-      <ul className="wallet-list">
-        {data.map((wallet) => (
-          <li key={wallet.name} className="card wallet-card">
-            <h3>{wallet.name}</h3>
-            <p className="muted">{wallet.description}</p>
-            <AvailableLink
-              href={wallet.link}
-              className="button button--ghost button--small"
-              srContext={`of ${wallet.name}`}
-              disabledLabel="Link Coming Soon"
-            >
-              Visit website
-            </AvailableLink>
-          </li>
-        ))}
-      </ul>
-    )
-  }
+  const wallets = useSWR(walletsKey, getWallets)
 
   return (
     <>
@@ -75,7 +69,16 @@ export function WalletInfoRoute() {
 
         <section className="wallet-section" aria-labelledby="wallets-title">
           <h2 id="wallets-title">Recommended wallets</h2>
-          {wallets}
+          <PageData
+            result={wallets}
+            loading={
+              <div className="wallet-list-loading">
+                <LoadingState label="Loading wallets…" />
+              </div>
+            }
+          >
+            {(list) => <WalletList wallets={list} />}
+          </PageData>
         </section>
 
         <section className="wallet-section" aria-labelledby="ordinal-title">
