@@ -1,7 +1,8 @@
 /**
  * The shop's seam for the payment worker: the collections' slugs and types, the writer scope,
  * and the operations a pass runs besides watching the chain (fulfilment, the jobs queue: e-mails,
- * webhooks, and the notice of an order the worker could not process).
+ * webhooks, the notice of an order the worker could not process, and the chain source's health
+ * for the owner with its alert).
  * Status changes themselves go through the Orders collection (its hooks keep the rules).
  */
 export { globalSlugs, slugs } from './collections/slugs'
@@ -9,6 +10,8 @@ export type { StatusChangeContext } from './collections/Orders/hooks/applyStatus
 export { runInWriterScope } from './db/sqlite-client'
 export { ADDRESS_INDEX_COUNTER, countChainLook } from './db/counters'
 export { WORKER_LEASE, claimLease, releaseLease } from './db/leases'
+export { checkChainAlert } from './operations/chainHealth/checkChainAlert'
+export { recordChainHealth } from './operations/chainHealth/recordChainHealth'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { loadEmailRenderer } from './operations/email/renderOrderEmail'
 export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'

@@ -74,6 +74,7 @@ export interface Config {
     counters: Counter;
     leases: Lease;
     'rate-limits': RateLimit;
+    'chain-health': ChainHealth;
     'email-outbox': EmailOutbox;
     'webhook-deliveries': WebhookDelivery;
     media: Media;
@@ -101,6 +102,7 @@ export interface Config {
     counters: CountersSelect<false> | CountersSelect<true>;
     leases: LeasesSelect<false> | LeasesSelect<true>;
     'rate-limits': RateLimitsSelect<false> | RateLimitsSelect<true>;
+    'chain-health': ChainHealthSelect<false> | ChainHealthSelect<true>;
     'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
@@ -400,6 +402,23 @@ export interface Payment {
    */
   invalidatedAt?: string | null;
   invalidReason?: string | null;
+  spends?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  /**
+   * First full look that no longer found the transaction; cleared when it is seen again.
+   */
+  missingSince?: string | null;
+  /**
+   * Full looks in a row that did not find the transaction.
+   */
+  missingLooks?: number | null;
   /**
    * Arrived after the order expired.
    */
@@ -460,13 +479,55 @@ export interface RateLimit {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "chain-health".
+ */
+export interface ChainHealth {
+  id: number;
+  name: string;
+  /**
+   * The chain client's own figures (calls, errors, failing addresses).
+   */
+  stats?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  /**
+   * When the figures were recorded.
+   */
+  statsAt?: string | null;
+  /**
+   * The last look that succeeded.
+   */
+  lastLookOkAt?: string | null;
+  /**
+   * The last time no order was watched: an outage starts after it.
+   */
+  idleAt?: string | null;
+  /**
+   * When the owner was last told that no look succeeds.
+   */
+  alertedAt?: string | null;
+  /**
+   * Since when no look had succeeded, as that alert said.
+   */
+  outageSince?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "email-outbox".
  */
 export interface EmailOutbox {
   id: number;
   key: string;
-  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle';
-  order: string | Order;
+  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle' | 'owner-chain-down';
+  order?: (string | null) | Order;
   to: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: number;
@@ -483,8 +544,8 @@ export interface WebhookDelivery {
   id: number;
   key: string;
   deliveryId: string;
-  event: 'OrderPaid' | 'OrderNeedsSettling';
-  order: string | Order;
+  event: 'OrderPaid' | 'OrderNeedsSettling' | 'ChainSourceDown';
+  order?: (string | null) | Order;
   body: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: number;
@@ -869,6 +930,9 @@ export interface PaymentsSelect<T extends boolean = true> {
   blockHeight?: T;
   invalidatedAt?: T;
   invalidReason?: T;
+  spends?: T;
+  missingSince?: T;
+  missingLooks?: T;
   late?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -917,6 +981,21 @@ export interface RateLimitsSelect<T extends boolean = true> {
   key?: T;
   hits?: T;
   resetAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "chain-health_select".
+ */
+export interface ChainHealthSelect<T extends boolean = true> {
+  name?: T;
+  stats?: T;
+  statsAt?: T;
+  lastLookOkAt?: T;
+  idleAt?: T;
+  alertedAt?: T;
+  outageSince?: T;
   updatedAt?: T;
   createdAt?: T;
 }

@@ -3,6 +3,7 @@ import { buildConfig } from 'payload'
 import sharp from 'sharp'
 
 import { resolvePayloadSecret } from './bootstrap/secret'
+import { ChainHealth } from './collections/ChainHealth'
 import { Counters } from './collections/Counters'
 import { Leases } from './collections/Leases'
 import { RateLimits } from './collections/RateLimits'
@@ -58,6 +59,7 @@ export default buildConfig({
     Counters,
     Leases,
     RateLimits,
+    ChainHealth,
     EmailOutbox,
     WebhookDeliveries,
     Media,

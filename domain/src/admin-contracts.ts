@@ -139,6 +139,17 @@ export type AdminHealth = {
     origin: string
     /** The last time the worker looked up an order's address on the chain. */
     lastCheckAt: string | null
+    /** The last look at the watched orders that succeeded, as the worker recorded it. */
+    lastLookOkAt: string | null
+    /** The chain source's own figures as the worker last recorded them; null before it did. */
+    usage: ChainUsage | null
+    /** The owner is alerted after this many minutes without a successful look (CHAIN_ALERT_MINUTES). */
+    alertAfterMinutes: number
+    /**
+     * The alert of the outage under way: no look has succeeded since `since` (null: none ever
+     * did) and the owner was told at `alertedAt`. Null while looks succeed.
+     */
+    outage: { since: string | null; alertedAt: string } | null
   }
   email: {
     delivery: 'smtp' | 'log' | 'off'
@@ -148,6 +159,40 @@ export type AdminHealth = {
     /** The last failed message's error, for the owner to act on. */
     lastError: string | null
   }
+}
+
+/** The chain source's requests against its plan's limits, and what went wrong (the worker's view). */
+export type ChainUsage = {
+  /** When the worker recorded these figures (every few seconds while it runs). */
+  recordedAt: string
+  /** Requests sent since midnight UTC, and the plan's daily cap when known. */
+  callsToday: number
+  capPerDay: number | null
+  /** Requests begun in the last second, and the most the client begins in one. */
+  callsLastSecond: number
+  limitPerSecond: number
+  /** Until when the source asked not to be called (a 429's Retry-After); null when it did not. */
+  throttledUntil: string | null
+  /**
+   * Errors of the last hour by kind (throttled, daily-cap, server, network, not-found, address,
+   * bad-answer), the most frequent first.
+   */
+  errorsLastHour: { kind: string; count: number }[]
+  /** Addresses whose last look failed, the most failures first (at most 50 are kept). */
+  failingAddresses: ChainFailingAddress[]
+  /** How many addresses were failing in all (more than listed when the list is cut). */
+  failingAddressCount: number
+}
+
+export type ChainFailingAddress = {
+  address: string
+  reason: string
+  /** Since when its looks fail. */
+  since: string
+  /** Looks in a row that failed. */
+  failures: number
+  /** The order the address was given to, when there is one. */
+  orderId: string | null
 }
 
 /** Paid orders in one period (UTC): how many, and what they brought in EUR and in satoshis. */

@@ -157,6 +157,17 @@ describe('deriving an order status from its payments', () => {
     })
     expect(state).toMatchObject({ status: 'EXPIRED', received: 1000, flags: { paidLate: true } })
   })
+  it('flags an expired order holding the full amount on time (a payment restored after it expired)', () => {
+    const state = deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(1000, 1)] })
+    expect(state).toMatchObject({
+      status: 'EXPIRED',
+      flags: { paidLate: true, paidPartial: false },
+    })
+    // Short of the amount it is paid partial, as before.
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(400, 1)] }).flags,
+    ).toMatchObject({ paidLate: false, paidPartial: true })
+  })
   it('never counts a double-spent or dropped payment: the order waits again, or expires after its deadline', () => {
     const gone = { ...pay(1000), invalid: true }
     expect(

@@ -165,7 +165,9 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
     status,
     received,
     flags: {
-      paidLate: payments.some((p) => p.late),
+      // Late money, or an expired order holding the full amount on time: a payment restored
+      // after its order expired without it (its copy went back) is the owner's to settle.
+      paidLate: payments.some((p) => p.late) || (status === 'EXPIRED' && onTimeTotal >= due),
       // Short of the amount: the on-time money when some came in time, else all of it (a full
       // payment that only came late is "paid late", not partial).
       paidPartial: received > 0 && (onTimeTotal > 0 ? onTimeTotal : received) < due,

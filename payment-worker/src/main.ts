@@ -27,6 +27,7 @@ async function main() {
     baseUrl: env.wocApiUrl,
     apiKey: env.wocApiKey,
     maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
+    dailyCap: env.wocDailyCap,
   })
   release()
   const lease = createLeaseHolder({

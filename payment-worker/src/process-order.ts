@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 import { slugs } from '@shop/cms/engine'
 import type { StatusChangeContext } from '@shop/cms/engine'
 import type { Order, Payment } from '@shop/cms/engine'
-import type { AddressTransaction } from '@shop/chain'
+import type { AddressTransaction, Outpoint, SpentBy } from '@shop/chain'
 
 /**
  * One order, one pass, idempotent: records every output paying the order's address (one
@@ -38,6 +38,16 @@ export function outputsPaying(
   return found
 }
 
+/** The outputs a raw transaction spends, as "txid:vout". */
+export function inputsOf(txHex: string): string[] {
+  return Transaction.fromHex(txHex).inputs.map(
+    (input) => `${input.sourceTXID ?? ''}:${input.sourceOutputIndex}`,
+  )
+}
+
+/** Full looks in a row a payment must be missing from before it can count as dropped. */
+export const MISSING_LOOKS_TO_DROP = 3
+
 async function paymentsOf(payload: Payload, orderId: string): Promise<Payment[]> {
   const found = await payload.find({
     collection: slugs.payments,
@@ -67,8 +77,10 @@ export async function recordPayments({
   getTransactionHex,
   getBlockTime,
   getTransactionStatus,
+  getSpentBy,
   checkStartedAt,
   graceMs,
+  missingSpanMs,
   fullLook,
   logger,
 }: {
@@ -79,6 +91,10 @@ export async function recordPayments({
   getBlockTime: (height: number) => Promise<Date>
   /** Asked fresh for a recorded payment the look no longer found. */
   getTransactionStatus: (txid: string) => Promise<'confirmed' | 'mempool' | 'unknown'>
+  /** Where outputs were spent ("txid:vout" -> spender, 'unspent' or 'unknown'), asked fresh. */
+  getSpentBy?: (outpoints: readonly Outpoint[]) => Promise<ReadonlyMap<string, SpentBy>>
+  /** How long a payment must be absent from every index before it counts as dropped. */
+  missingSpanMs: number
   /**
    * The look covered confirmed and unconfirmed transactions: only then does a recorded payment
    * missing from it mean anything (a mempool-only look misses the ones just mined).
@@ -96,7 +112,8 @@ export async function recordPayments({
     lookedLate && !(height !== null && (await getBlockTime(height)).getTime() <= deadline)
   let changed = false
   for (const { txid, height } of transactions) {
-    const outputs = outputsPaying(await getTransactionHex(txid), order.paymentAddress)
+    const hex = await getTransactionHex(txid)
+    const outputs = outputsPaying(hex, order.paymentAddress)
     for (const { vout, satoshis } of outputs) {
       const outpoint = `${txid}:${vout}`
       const known = payments.find((p) => p.outpoint === outpoint)
@@ -116,6 +133,7 @@ export async function recordPayments({
               blockHeight: height,
               confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
               late,
+              spends: inputsOf(hex),
             },
           })
           logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
@@ -128,7 +146,26 @@ export async function recordPayments({
           if (again.totalDocs === 0) throw error
         }
         changed = true
-      } else if (!known.invalidatedAt && (known.blockHeight ?? null) !== height) {
+      } else if (known.invalidatedAt) {
+        // Seen again: the chain has it after all. It counts again, and the order is judged anew.
+        await payload.update({
+          collection: slugs.payments,
+          id: known.id,
+          data: {
+            invalidatedAt: null,
+            invalidReason: null,
+            missingSince: null,
+            missingLooks: 0,
+            blockHeight: height,
+            confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
+          },
+        })
+        logger.warn(
+          { orderId: order.id, outpoint, height, was: known.invalidReason },
+          'payment restored: the chain has it again',
+        )
+        changed = true
+      } else if ((known.blockHeight ?? null) !== height || known.missingSince) {
         await payload.update({
           collection: slugs.payments,
           id: known.id,
@@ -136,6 +173,8 @@ export async function recordPayments({
             blockHeight: height,
             confirmedAt:
               height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
+            missingSince: null,
+            missingLooks: 0,
           },
         })
         changed = true
@@ -148,30 +187,107 @@ export async function recordPayments({
       ...new Set(payments.filter((p) => !p.invalidatedAt && !found.has(p.txid)).map((p) => p.txid)),
     ]
     for (const txid of missing) {
-      // A history that lags is not proof: the chain source must no longer know the transaction.
-      if ((await getTransactionStatus(txid)) !== 'unknown') continue
-      const reason =
-        'The transaction left the chain (double-spent or dropped from the mempool): it does not count.'
-      for (const payment of payments.filter((p) => p.txid === txid)) {
+      const ofTx = payments.filter((p) => p.txid === txid)
+      const verdict = await judgeMissing({
+        txid,
+        payments: ofTx,
+        getTransactionStatus,
+        getSpentBy,
+        checkStartedAt,
+        missingSpanMs,
+      })
+      if (verdict.kind === 'known' && !ofTx.some((p) => p.missingSince)) continue
+      for (const payment of ofTx)
         await payload.update({
           collection: slugs.payments,
           id: payment.id,
-          data: {
-            invalidatedAt: checkStartedAt.toISOString(),
-            invalidReason: reason,
-            blockHeight: null,
-          },
+          data:
+            verdict.kind === 'invalid'
+              ? {
+                  invalidatedAt: checkStartedAt.toISOString(),
+                  invalidReason: verdict.reason,
+                  blockHeight: null,
+                }
+              : verdict.kind === 'known'
+                ? { missingSince: null, missingLooks: 0 }
+                : { missingSince: verdict.since.toISOString(), missingLooks: verdict.looks },
         })
-      }
-      logger.warn(
-        { orderId: order.id, txid },
-        'payment invalidated: the transaction left the chain',
-      )
+      if (verdict.kind === 'invalid')
+        logger.warn({ orderId: order.id, txid, reason: verdict.reason }, 'payment invalidated')
+      else if (verdict.kind === 'missing')
+        logger.info(
+          { orderId: order.id, txid, looks: verdict.looks, since: verdict.since.toISOString() },
+          'payment not found by this look; kept until there is evidence',
+        )
       changed = true
     }
   }
   if (changed) payments = await paymentsOf(payload, order.id)
   return payments
+}
+
+type MissingVerdict =
+  | { kind: 'known' }
+  | { kind: 'missing'; since: Date; looks: number }
+  | { kind: 'invalid'; reason: string }
+
+/**
+ * A recorded payment a full look no longer found. WhatsOnChain answers "not found" while an
+ * index moves a transaction from its mempool to a block, and when a lookup fails inside it, so
+ * absence is not proof. A payment is invalid on evidence only: a conflicting spend of one of its
+ * inputs (a missing or unknown answer is never read as spent), or absence from every index and
+ * every lookup across MISSING_LOOKS_TO_DROP full looks spanning at least `missingSpanMs`.
+ */
+async function judgeMissing({
+  txid,
+  payments,
+  getTransactionStatus,
+  getSpentBy,
+  checkStartedAt,
+  missingSpanMs,
+}: {
+  txid: string
+  payments: readonly Payment[]
+  getTransactionStatus: (txid: string) => Promise<'confirmed' | 'mempool' | 'unknown'>
+  getSpentBy?: (outpoints: readonly Outpoint[]) => Promise<ReadonlyMap<string, SpentBy>>
+  checkStartedAt: Date
+  missingSpanMs: number
+}): Promise<MissingVerdict> {
+  if ((await getTransactionStatus(txid)) !== 'unknown') return { kind: 'known' }
+  const spends = spendsOf(payments)
+  if (getSpentBy && spends.length > 0) {
+    const spentBy = await getSpentBy(
+      spends.map((outpoint) => {
+        const [source, vout] = outpoint.split(':')
+        return { txid: source!, vout: Number(vout) }
+      }),
+    )
+    for (const outpoint of spends) {
+      const spender = spentBy.get(outpoint)
+      if (spender && spender !== 'unspent' && spender !== 'unknown' && spender !== txid)
+        return {
+          kind: 'invalid',
+          reason: `Double-spent: the output ${outpoint} it spent was spent by ${spender}. It does not count.`,
+        }
+    }
+  }
+  const first = payments.map((p) => p.missingSince).find(Boolean)
+  const since = first ? new Date(first) : checkStartedAt
+  const looks = Math.max(...payments.map((p) => p.missingLooks ?? 0)) + 1
+  if (looks >= MISSING_LOOKS_TO_DROP && checkStartedAt.getTime() - since.getTime() >= missingSpanMs)
+    return {
+      kind: 'invalid',
+      reason: `Dropped: absent from every index and unknown to every lookup for ${Math.round(
+        (checkStartedAt.getTime() - since.getTime()) / 60_000,
+      )} minutes across ${looks} looks. It does not count.`,
+    }
+  return { kind: 'missing', since, looks }
+}
+
+/** The outputs a recorded payment spends, as stored when it was first seen. */
+function spendsOf(payments: readonly Payment[]): string[] {
+  const stored = payments.map((p) => p.spends).find((s) => Array.isArray(s))
+  return (stored as unknown[] | undefined)?.filter((s): s is string => typeof s === 'string') ?? []
 }
 
 export function confirmationsOf(payment: Pick<Payment, 'blockHeight'>, tipHeight: number): number {

@@ -1,17 +1,19 @@
 import type { Payload } from 'payload'
 
 import type { AddressTransaction, ChainSource, PushedTransaction } from '@shop/chain'
-import { deriveOrderAddress, mergeHistories, verifiedHex } from '@shop/chain'
+import { deriveOrderAddress, verifiedHex } from '@shop/chain'
 
 import type { Order } from '@shop/cms/engine'
 import {
   ADDRESS_INDEX_COUNTER,
+  checkChainAlert,
   clearOrderAttention,
   countChainLook,
   failureReason,
   fulfilOrder,
   markOrderAttention,
   queueOrderCreatedEmails,
+  recordChainHealth,
   runInWriterScope,
   fileStoreOf,
   releaseOrphanedJobs,
@@ -83,8 +85,13 @@ export type WorkerSettings = Pick<
   | 'workerSlowPollMs'
   | 'wocMaxRequestsPerSecond'
   | 'paymentGraceSeconds'
+  | 'paymentMissingMinutes'
   | 'emailsPerAddressPerHour'
   | 'webhook'
+  | 'ownerEmail'
+  | 'chainAlertMinutes'
+  | 'chainSource'
+  | 'wocApiUrl'
   | 'emailDelivery'
   | 'workerCrashAt'
   | 'bsvXpub'
@@ -143,6 +150,9 @@ const UNMATCHED_PUSH_MAX = 50_000
 const UPCOMING_ADDRESSES = 20
 /** Pushes seen this recently: the stream is up, and the upcoming addresses are kept. */
 const PUSH_RECENT_MS = 60_000
+
+/** Looks in a row an address goes unread before its order is shown to the owner. */
+const ADDRESS_FAILURES_BEFORE_NOTICE = 3
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -209,6 +219,8 @@ export function startPaymentWorker({
    * again (`retryDelayMs`). Cleared by the order's next success.
    */
   const failing = new Map<string, { failures: number; retryAt: number }>()
+  /** Addresses the chain source could not read, with how many looks in a row. */
+  const unreadAddresses = new Map<string, number>()
   /** Address -> index of the next addresses checkout will hand out (`UPCOMING_ADDRESSES`). */
   const upcoming = new Map<string, number>()
   let lastPushAt = Number.NEGATIVE_INFINITY
@@ -229,6 +241,8 @@ export function startPaymentWorker({
   let passes = 0
   let backlog = false
   let failures = 0
+  /** The end of the last pass whose looks at the chain all succeeded while orders were watched. */
+  let lastLookOkAt: Date | null = null
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
@@ -310,6 +324,7 @@ export function startPaymentWorker({
     const w = watch.get(id)
     watch.delete(id)
     failing.delete(id)
+    if (w) unreadAddresses.delete(w.address)
     if (w && byAddress.get(w.address) === w) byAddress.delete(w.address)
   }
 
@@ -644,18 +659,54 @@ export function startPaymentWorker({
       return false
     }
     const options = { background: !batch.orders.some(first) && buyersWaiting() }
-    const mempool = await chain.getAddressHistories(addresses, 'unconfirmed', options)
-    if (batch.scope === 'unconfirmed') return judge(batch, mempool, startedAt)
-    // A full look asks the mempool first and records at once what it found for orders still
-    // waiting for their money: a buyer's payment does not wait for the confirmed half, which
-    // at the request limit waits for a free request (issue 18, detection).
-    const arrived = batch.orders.filter(
-      (w) => isOpen(w.status) && !w.funded && (mempool.get(w.address)?.length ?? 0) > 0,
+    // A full look is one call (WhatsOnChain's history/all: mempool and blocks together).
+    const histories = await chain.getAddressHistories(
+      addresses,
+      batch.scope === 'all' ? 'all' : 'unconfirmed',
+      options,
     )
-    if (arrived.length > 0)
-      await judge({ scope: 'unconfirmed', orders: arrived }, mempool, startedAt)
-    const confirmed = await chain.getAddressHistories(addresses, 'confirmed', options)
-    await judge(batch, mergeHistories(confirmed, mempool), startedAt)
+    // An address the source could not read says nothing of its payments (it is not an empty
+    // history): its order waits for its own retry, and the rest of the batch is judged.
+    const unread = batch.orders.filter((w) => !histories.has(w.address))
+    for (const w of unread) await addressUnread(w)
+    const read =
+      unread.length === 0
+        ? batch
+        : { ...batch, orders: batch.orders.filter((w) => histories.has(w.address)) }
+    await judge(read, histories, startedAt)
+  }
+
+  /**
+   * The chain source could not read an order's address (WhatsOnChain's error for that one
+   * address): it backs off alone, and after a few looks in a row its order is shown to the
+   * owner as needing attention; the notice goes at the order's next successful judgement.
+   */
+  async function addressUnread(w: Watched) {
+    const failures = (unreadAddresses.get(w.address) ?? 0) + 1
+    unreadAddresses.set(w.address, failures)
+    const reason =
+      chain.stats?.().failingAddresses.find((f) => f.address === w.address)?.reason ??
+      'no answer for this address'
+    w.nextCheck = clock() + retryDelayMs(failures, settings.workerFastPollMs)
+    logger.warn(
+      { orderId: w.id, failures, reason },
+      "the chain source could not read this order's address; it is asked again on its own",
+    )
+    if (failures < ADDRESS_FAILURES_BEFORE_NOTICE || w.attention) return
+    try {
+      await markOrderAttention({
+        payload,
+        orderId: w.id,
+        reason: `The chain source could not read this order's payment address (${failures} looks in a row): ${reason}`,
+        at: new Date(clock()),
+      })
+      w.attention = true
+    } catch (error) {
+      logger.error(
+        { orderId: w.id, err: error },
+        'could not show the owner an order needing attention',
+      )
+    }
   }
 
   /** What a look found, recorded and settled order by order. */
@@ -719,6 +770,7 @@ export function startPaymentWorker({
   ) {
     const now = clock()
     const transactions = histories.get(w.address) ?? []
+    unreadAddresses.delete(w.address)
     const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
     w.mempoolOnly = batch.scope === 'unconfirmed'
     if (batch.scope === 'all') w.fullLookDue = false
@@ -750,9 +802,11 @@ export function startPaymentWorker({
       getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
       getBlockTime: (height) => chain.getBlockTime(height),
       getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
+      getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
       fullLook: batch.scope === 'all',
       checkStartedAt: new Date(startedAt),
       graceMs,
+      missingSpanMs: settings.paymentMissingMinutes * 60_000,
       logger,
     })
     if (settings.workerCrashAt === 'after-record' && payments.length > 0) {
@@ -829,11 +883,17 @@ export function startPaymentWorker({
     let looksFailed: { error: unknown } | undefined
     try {
       await looks()
+      if (watch.size > 0) lastLookOkAt = new Date(clock())
     } catch (error) {
       if (error instanceof LeaseLostError) throw error
       looksFailed = { error }
     }
     if (lease?.lost()) throw new LeaseLostError()
+    // The chain source's health for the owner's dashboard, and the alert once no look succeeds
+    // (after failed passes too, or no alert could ever fire).
+    const now = new Date(clock())
+    await recordChainHealth({ payload, stats: chain.stats?.(), lastLookOkAt, now })
+    await checkChainAlert({ payload, env: settings, now, lastLookOkAt, watching: watch.size > 0 })
     // The jobs queue: e-mails (unless turned off on purpose: they wait in the outbox, never
     // marked sent) and webhooks, with Payload's retries. Only the lease holder gets here.
     await runDueJobs(payload, { email: settings.emailDelivery !== 'off' })

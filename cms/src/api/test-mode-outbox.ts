@@ -3,12 +3,23 @@ import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
 import { env } from '../config/runtime'
-import { downloadLinkOf } from '../operations/fulfilment/downloadTokens'
-import { escapeHtml, renderOrderEmail, shopInfoOf } from '../operations/email/renderOrderEmail'
-import { EMAIL_KINDS } from '../collections/EmailOutbox'
+import {
+  escapeHtml,
+  renderChainOutageEmail,
+  renderOrderEmail,
+  shopInfoOf,
+} from '../operations/email/renderOrderEmail'
+import { renderOutboxMessage } from '../operations/email/sendOutboxEmail'
+import { EMAIL_KINDS, isOrderEmailKind } from '../collections/EmailOutbox'
 import type { PreviewVariant } from '../email/preview'
-import { isPreviewKind, PREVIEW_VARIANTS, sampleDownload, sampleOrder } from '../email/preview'
-import type { EmailOutbox, Order } from '../payload-types'
+import {
+  isPreviewKind,
+  previewVariantsOf,
+  sampleChainOutage,
+  sampleDownload,
+  sampleOrder,
+} from '../email/preview'
+import type { EmailOutbox } from '../payload-types'
 import type { Logger } from '../server/logger'
 
 const PAGE_SIZE = 50
@@ -41,23 +52,15 @@ export function testModeOutboxRouter({
         overrideAccess: true,
       })
       const messages = await Promise.all(
-        (rows.docs as EmailOutbox[]).map(async (row) => {
-          const orderId = typeof row.order === 'object' ? row.order.id : row.order
-          const order = (await payload
-            .findByID({ collection: slugs.orders, id: orderId, depth: 0, disableErrors: true })
-            .catch(() => null)) as Order | null
-          if (!order) return { row, email: null }
-          const link = row.kind === 'order-paid' ? await downloadLinkOf(payload, orderId) : null
-          return {
-            row,
-            email: await renderOrderEmail({
-              kind: row.kind,
-              order,
-              shop: shopInfoOf(env),
-              download: link && { ...link, url: `${env.publicUrl}${link.path}` },
-            }),
-          }
-        }),
+        (rows.docs as EmailOutbox[]).map(async (row) => ({
+          row,
+          email: await renderOutboxMessage({
+            payload,
+            message: row,
+            shop: shopInfoOf(env),
+            chain: env,
+          }),
+        })),
       )
       res.setHeader('Cache-Control', 'no-store')
       res.type('html').send(outboxPage(messages, rows.totalDocs))
@@ -67,8 +70,8 @@ export function testModeOutboxRouter({
     }
   })
 
-  // The templates, with made-up orders: every kind for a PDF and a printed book, as HTML or
-  // as the plain-text part.
+  // The templates, with made-up orders: every kind for a PDF and a printed book (the chain
+  // source alert once), as HTML or as the plain-text part.
   router.get('/emails', (_req, res) => {
     if (env.isProduction) {
       res.status(404).type('text/plain').send('Not found.')
@@ -83,18 +86,20 @@ export function testModeOutboxRouter({
     if (
       env.isProduction ||
       !isPreviewKind(kind) ||
-      !(PREVIEW_VARIANTS as readonly string[]).includes(variant)
+      !(previewVariantsOf(kind) as readonly string[]).includes(variant)
     ) {
       res.status(404).type('text/plain').send('Not found.')
       return
     }
     const shop = shopInfoOf(env)
-    const email = await renderOrderEmail({
-      kind,
-      order: sampleOrder(kind, variant as PreviewVariant),
-      shop,
-      download: sampleDownload(shop, kind, variant as PreviewVariant),
-    })
+    const email = isOrderEmailKind(kind)
+      ? await renderOrderEmail({
+          kind,
+          order: sampleOrder(kind, variant as PreviewVariant),
+          shop,
+          download: sampleDownload(shop, kind, variant as PreviewVariant),
+        })
+      : await renderChainOutageEmail({ shop, outage: sampleChainOutage(env) })
     res.setHeader('Cache-Control', 'no-store')
     if (req.query.format === 'text') {
       res.type('text/plain').send(`Subject: ${email.subject}\n\n${email.text}`)
@@ -108,7 +113,7 @@ export function testModeOutboxRouter({
 
 function previewIndexPage(): string {
   const rows = EMAIL_KINDS.flatMap((kind) =>
-    PREVIEW_VARIANTS.map(
+    previewVariantsOf(kind).map(
       (variant) =>
         `<tr><td>${kind}</td><td>${variant}</td><td><a href="/test-mode/emails/${kind}/${variant}">HTML</a> · <a href="/test-mode/emails/${kind}/${variant}?format=text">text</a></td></tr>`,
     ),
@@ -119,8 +124,8 @@ function previewIndexPage(): string {
 <style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b2540}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d5d9e2;padding:.5rem;text-align:left}</style>
 </head><body><h1>E-mail templates</h1>
-<p>Every message the shop sends, with a made-up order, as HTML and as its plain-text part. The messages really sent are on the <a href="/test-mode/outbox">outbox</a>.</p>
-<table><thead><tr><th>Message</th><th>Book</th><th>Preview</th></tr></thead><tbody>
+<p>Every message the shop sends, with a made-up order (or chain source outage), as HTML and as its plain-text part. The messages really sent are on the <a href="/test-mode/outbox">outbox</a>.</p>
+<table><thead><tr><th>Message</th><th>Variant</th><th>Preview</th></tr></thead><tbody>
 ${rows}
 </tbody></table></body></html>`
 }

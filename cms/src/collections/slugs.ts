@@ -15,6 +15,7 @@ export const slugs = {
   webhookDeliveries: 'webhook-deliveries',
   leases: 'leases',
   rateLimits: 'rate-limits',
+  chainHealth: 'chain-health',
 } as const
 
 export const globalSlugs = {

@@ -97,15 +97,20 @@ const schema = z.object({
   CONFIRMATIONS_REQUIRED: intFrom(1, 0),
   ORDER_EXPIRY_MINUTES: intFrom(20, 1),
   PAYMENT_GRACE_SECONDS: intFrom(60, 0),
+  // A payment no index knows is marked invalid only after this long (decision 018).
+  PAYMENT_MISSING_MINUTES: intFrom(30, 0),
   MONITORING_WINDOW_HOURS: intFrom(24, 0),
   LATE_WATCH_DAYS: intFrom(30, 0),
   WALLET_GAP_LIMIT: intFrom(20, 1),
   DOWNLOAD_TOKEN_TTL_HOURS: intFrom(72, 1),
   DOWNLOAD_MAX_USES: intFrom(5, 1),
   WOC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
+  // WhatsOnChain's daily request cap of the plan in use (0: not known); the dashboard shows it.
+  WOC_DAILY_CAP: intFrom(0, 0),
   WORKER_FAST_POLL_MS: intFrom(500, 50),
   WORKER_SLOW_POLL_MS: intFrom(10_000, 100),
   WORKER_LEASE_SECONDS: intFrom(10, 2),
+  CHAIN_ALERT_MINUTES: intFrom(15, 1),
   // The first retry of a failed e-mail or webhook waits this long; each next one twice as long.
   EMAIL_RETRY_BASE_MS: intFrom(2000, 10),
   WEBHOOK_RETRY_BASE_MS: intFrom(10_000, 10),
@@ -263,6 +268,11 @@ function toSettings(e: RawSettings) {
      * the last moment and not yet reached the chain source).
      */
     paymentGraceSeconds: e.PAYMENT_GRACE_SECONDS,
+    /**
+     * How long a recorded payment must be absent from every index, across several full looks,
+     * before it counts as dropped (a conflicting spend of its inputs counts at once).
+     */
+    paymentMissingMinutes: e.PAYMENT_MISSING_MINUTES,
     /** The close watch after expiry: a late payment shows within minutes. */
     monitoringWindowHours: e.MONITORING_WINDOW_HOURS,
     /** After it, expired and settled orders are still looked at, less and less often, this long. */
@@ -274,11 +284,15 @@ function toSettings(e: RawSettings) {
     /** Requests per second to WhatsOnChain: 3 without a key (the free tier), 10 with one, 50 for the simulator. */
     wocMaxRequestsPerSecond:
       e.WOC_MAX_REQUESTS_PER_SECOND ?? (chainSource === 'simulator' ? 50 : e.WOC_API_KEY ? 10 : 3),
+    /** WhatsOnChain's daily request cap for the plan in use, or undefined when not known. */
+    wocDailyCap: e.WOC_DAILY_CAP > 0 ? e.WOC_DAILY_CAP : undefined,
     /** Poll interval for orders younger than 15 minutes, and for older ones. */
     workerFastPollMs: e.WORKER_FAST_POLL_MS,
     workerSlowPollMs: e.WORKER_SLOW_POLL_MS,
     /** One worker runs at a time; a standby takes over this long after the active one dies. */
     workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
+    /** The owner is alerted once no look at the watched orders has succeeded for this long. */
+    chainAlertMinutes: e.CHAIN_ALERT_MINUTES,
     /** The first retry delay of an e-mail job (then doubling, 16 retries: about 36 hours). */
     emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
     /** The first retry delay of a webhook job (then doubling, 10 retries: about 3 hours). */
@@ -317,7 +331,7 @@ function toSettings(e: RawSettings) {
       pass: e.SMTP_PASS,
       from: e.SMTP_FROM,
     },
-    /** Where the shop's alerts go (an order paid, a payment to settle); none when unset. */
+    /** Where the shop's alerts go (an order paid, a payment to settle, the chain source down); none when unset. */
     ownerEmail: e.OWNER_EMAIL,
     /** The shop's name in e-mails, and where buyers write for help (the sender's address unless set). */
     shopName: e.SHOP_NAME,

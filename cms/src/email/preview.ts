@@ -1,17 +1,46 @@
-import type { EmailKind } from '../collections/EmailOutbox'
-import { EMAIL_KINDS } from '../collections/EmailOutbox'
+import type { EmailKind, OrderEmailKind } from '../collections/EmailOutbox'
+import { EMAIL_KINDS, isOrderEmailKind } from '../collections/EmailOutbox'
+import type { Env } from '../config/env'
+import { originOf } from '../operations/dashboard/getAdminHealth'
 import type { Order } from '../payload-types'
-import type { DownloadLink, ShopInfo } from './templates'
+import type { ChainOutage, DownloadLink, ShopInfo } from './templates'
 
-/** The templates the preview page shows: each kind, for a PDF and for a printed book. */
+/** The templates the preview page shows: each kind about an order, for a PDF and for a printed book. */
 export const PREVIEW_VARIANTS = ['pdf', 'printed'] as const
 export type PreviewVariant = (typeof PREVIEW_VARIANTS)[number]
+
+/** The chain source alert is about no book: it has one preview. */
+export const previewVariantsOf = (kind: EmailKind): readonly string[] =>
+  isOrderEmailKind(kind) ? PREVIEW_VARIANTS : ['sample']
 
 export const isPreviewKind = (kind: string): kind is EmailKind =>
   (EMAIL_KINDS as readonly string[]).includes(kind)
 
+/** A made-up outage of the shop's chain source: the daily cap spent an hour ago. */
+export function sampleChainOutage(
+  env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'chainAlertMinutes'>,
+): ChainOutage {
+  const now = Date.now()
+  return {
+    source: env.chainSource,
+    origin: originOf(env.wocApiUrl),
+    since: new Date(now - 60 * 60_000).toISOString(),
+    alertAfterMinutes: env.chainAlertMinutes,
+    usage: {
+      callsToday: 100_000,
+      capPerDay: 100_000,
+      throttledUntil: null,
+      errorsLastHour: [
+        { kind: 'daily-cap', count: 1_800 },
+        { kind: 'network', count: 2 },
+      ],
+      failingAddressCount: 0,
+    },
+  }
+}
+
 /** A made-up order, as real as the templates need (test mode's preview page only). */
-export function sampleOrder(kind: EmailKind, variant: PreviewVariant): Order {
+export function sampleOrder(kind: OrderEmailKind, variant: PreviewVariant): Order {
   const printed = variant === 'printed'
   const now = Date.now()
   return {
@@ -57,7 +86,7 @@ export function sampleOrder(kind: EmailKind, variant: PreviewVariant): Order {
   } as Order
 }
 
-export function sampleDownload(shop: ShopInfo, kind: EmailKind, variant: PreviewVariant) {
+export function sampleDownload(shop: ShopInfo, kind: OrderEmailKind, variant: PreviewVariant) {
   if (kind !== 'order-paid' || variant !== 'pdf') return null
   return {
     url: `${shop.publicUrl}/download/pdf/preview-token-not-valid-000000000000000`,

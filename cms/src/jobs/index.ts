@@ -39,6 +39,7 @@ export function shopJobs(env: Env): JobsConfig {
         req,
         outboxId: input.outboxId,
         shop: shopInfoOf(env),
+        chain: env,
         logToConsole: env.emailDelivery === 'log',
         lastAttempt: isLastTry(job as JobLog, TASKS.sendEmail, EMAIL_RETRIES),
       }),

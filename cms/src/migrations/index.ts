@@ -11,6 +11,8 @@ import * as migration_20261124_202923_jobs_queue from './20261124_202923_jobs_qu
 import * as migration_20261124_215449_shipping_cost from './20261124_215449_shipping_cost'
 import * as migration_20261124_220018_site_texts from './20261124_220018_site_texts'
 import * as migration_20261127_123359_order_attention from './20261127_123359_order_attention'
+import * as migration_20261127_130233_payment_evidence from './20261127_130233_payment_evidence'
+import * as migration_20261127_130656_chain_health from './20261127_130656_chain_health'
 
 export const migrations = [
   {
@@ -77,5 +79,15 @@ export const migrations = [
     up: migration_20261127_123359_order_attention.up,
     down: migration_20261127_123359_order_attention.down,
     name: '20261127_123359_order_attention',
+  },
+  {
+    up: migration_20261127_130233_payment_evidence.up,
+    down: migration_20261127_130233_payment_evidence.down,
+    name: '20261127_130233_payment_evidence',
+  },
+  {
+    up: migration_20261127_130656_chain_health.up,
+    down: migration_20261127_130656_chain_health.down,
+    name: '20261127_130656_chain_health',
   },
 ]

@@ -4,8 +4,9 @@ import type { TestShop } from '../support'
 import { startTestShop } from '../support'
 
 /**
- * In test mode, /test-mode/emails previews every template (each kind, for a
- * PDF and a printed book) as HTML and as its plain-text part, beside the outbox.
+ * In test mode, /test-mode/emails previews every template (each kind about an order, for a
+ * PDF and a printed book; the chain source alert once) as HTML and as its plain-text part,
+ * beside the outbox.
  */
 let shop: TestShop
 
@@ -24,7 +25,8 @@ describe('the e-mail previews', () => {
     const links = [
       ...(await index.text()).matchAll(/href="(\/test-mode\/emails\/[a-z-]+\/[a-z]+)"/g),
     ].map((m) => m[1]!)
-    expect(links).toHaveLength(10)
+    expect(links).toHaveLength(11)
+    expect(links).toContain('/test-mode/emails/owner-chain-down/sample')
     for (const link of links) {
       const html = await fetch(`${shop.url}${link}`)
       expect(html.status, link).toBe(200)
@@ -37,7 +39,12 @@ describe('the e-mail previews', () => {
   })
 
   it('answer 404 for a template that does not exist', async () => {
-    for (const path of ['/test-mode/emails/order-lost/pdf', '/test-mode/emails/order-paid/epub'])
+    for (const path of [
+      '/test-mode/emails/order-lost/pdf',
+      '/test-mode/emails/order-paid/epub',
+      '/test-mode/emails/order-paid/sample',
+      '/test-mode/emails/owner-chain-down/pdf',
+    ])
       expect((await fetch(`${shop.url}${path}`)).status, path).toBe(404)
   })
 })

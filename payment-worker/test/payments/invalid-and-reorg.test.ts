@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import type { Product } from '@shop/cms/engine'
-import { createStaff, signedIn } from '@shop/cms/testing'
+import { signedInNewAdmin } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import { paymentsOf as paymentsOfOrder } from './support'
 import {
   api,
   createOrder,
   getOrder,
+  payInTestMode,
   productIdOf,
   startPaymentsHarness,
   waitFor,
@@ -37,11 +38,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const pay = async (orderId: string) => {
-  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-  expect(status).toBe(200)
-  return String(body.txid)
-}
+const pay = (orderId: string) => payInTestMode(h.shop, orderId)
 const simulator = async (path: string, body: unknown) => {
   const response = await fetch(`${h.simulator.url}/simulator/${path}`, {
     method: 'POST',
@@ -72,11 +69,12 @@ describe('a double-spent payment', () => {
     expect(waiting.amountSatoshiReceived).toBe(0)
     const [invalid] = await paymentsOf(orderId)
     expect(invalid?.invalidatedAt).toEqual(expect.any(String))
-    expect(invalid?.invalidReason).toMatch(/double-spent or dropped/)
+    expect(invalid?.invalidReason).toMatch(
+      /^Double-spent: the output \S+ it spent was spent by [0-9a-f]{64}\./,
+    )
     expect(await stock()).toBe(held)
     // The admin sees it, with the reason.
-    await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
-    const admin = await signedIn(h.shop.url, OWNER.email, OWNER.password)
+    const admin = await signedInNewAdmin(h.shop, OWNER)
     const detail = await admin.request('GET', `/orders/${orderId}`)
     const body = (await detail.json()) as { payments: { invalidReason: string | null }[] }
     expect(body.payments[0]?.invalidReason).toMatch(/double-spent/)

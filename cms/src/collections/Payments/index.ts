@@ -39,6 +39,27 @@ export const Payments: CollectionConfig = {
     },
     { name: 'invalidReason', type: 'text' },
     {
+      // The outputs this payment spends ("txid:vout"): where a conflicting spend of one of them
+      // is seen, the payment was double-spent.
+      name: 'spends',
+      type: 'json',
+      admin: { readOnly: true },
+    },
+    {
+      name: 'missingSince',
+      type: 'date',
+      admin: {
+        description:
+          'First full look that no longer found the transaction; cleared when it is seen again.',
+      },
+    },
+    {
+      name: 'missingLooks',
+      type: 'number',
+      defaultValue: 0,
+      admin: { description: 'Full looks in a row that did not find the transaction.' },
+    },
+    {
       name: 'late',
       type: 'checkbox',
       defaultValue: false,

@@ -2,14 +2,21 @@ import { formatBSV, isPhysical } from '@shop/domain'
 import { Button, Heading, Link, Section, Text } from '@react-email/components'
 import type { ReactElement } from 'react'
 
-import type { EmailKind } from '../../collections/EmailOutbox'
+import type { OrderEmailKind } from '../../collections/EmailOutbox'
 import type { Order } from '../../payload-types'
 import { shippingLines } from '../../operations/orders/shippingLines'
 import { OrderRecap } from './OrderRecap'
 import { ShopEmail, styles } from './ShopEmail'
 import type { EmailProps } from './types'
 
-export type { DownloadLink, EmailProps, ShopInfo } from './types'
+export { CHAIN_ERROR_NAMES, chainSourceDown } from './ChainSourceDown'
+export type {
+  ChainOutage,
+  ChainOutageEmailProps,
+  DownloadLink,
+  EmailProps,
+  ShopInfo,
+} from './types'
 
 type Template = (props: EmailProps) => { subject: string; element: ReactElement }
 
@@ -158,8 +165,11 @@ const ownerSettle: Template = ({ shop, order }) => {
   }
 }
 
-/** One template per kind of message: the buyer's three, the owner's two. */
-export const EMAIL_TEMPLATES: Record<EmailKind, Template> = {
+/**
+ * One template per kind of message about an order: the buyer's three, the owner's two (the
+ * owner's alert about the chain source is `chainSourceDown`).
+ */
+export const EMAIL_TEMPLATES: Record<OrderEmailKind, Template> = {
   'order-created': orderCreated,
   'order-paid': orderPaid,
   'order-shipped': orderShipped,

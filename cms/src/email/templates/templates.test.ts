@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { EMAIL_KINDS } from '../../collections/EmailOutbox'
-import { renderOrderEmail } from '../../operations/email/renderOrderEmail'
+import { ORDER_EMAIL_KINDS } from '../../collections/EmailOutbox'
+import { renderChainOutageEmail, renderOrderEmail } from '../../operations/email/renderOrderEmail'
 import { sampleDownload, sampleOrder } from '../preview'
 import type { ShopInfo } from '.'
 
@@ -18,7 +18,7 @@ const shop: ShopInfo = {
 }
 const TXID = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'
 
-async function rendered(kind: (typeof EMAIL_KINDS)[number], variant: 'pdf' | 'printed') {
+async function rendered(kind: (typeof ORDER_EMAIL_KINDS)[number], variant: 'pdf' | 'printed') {
   return renderOrderEmail({
     kind,
     order: sampleOrder(kind, variant),
@@ -28,7 +28,9 @@ async function rendered(kind: (typeof EMAIL_KINDS)[number], variant: 'pdf' | 'pr
 }
 
 describe('the e-mail templates', () => {
-  it.each(EMAIL_KINDS.flatMap((kind) => [[kind, 'pdf'] as const, [kind, 'printed'] as const]))(
+  it.each(
+    ORDER_EMAIL_KINDS.flatMap((kind) => [[kind, 'pdf'] as const, [kind, 'printed'] as const]),
+  )(
     '%s (%s): shop name and logo, the recap, support, and a plain-text part',
     async (kind, variant) => {
       const email = await rendered(kind, variant)
@@ -72,6 +74,35 @@ describe('the e-mail templates', () => {
     expect(email.html).toContain(
       'href="https://shop.example/admin/orders/6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04"',
     )
+  })
+
+  it('tells the owner that no look at the chain succeeds, since when, and what the source said', async () => {
+    const email = await renderChainOutageEmail({
+      shop,
+      outage: {
+        source: 'whatsonchain',
+        origin: 'https://api.whatsonchain.com',
+        since: '2026-11-27T09:15:00.000Z',
+        alertAfterMinutes: 15,
+        usage: {
+          callsToday: 100_000,
+          capPerDay: 100_000,
+          throttledUntil: null,
+          errorsLastHour: [{ kind: 'daily-cap', count: 1800 }],
+          failingAddressCount: 2,
+        },
+      },
+    })
+    expect(email.subject).toBe('Chain source down: no look has succeeded for 15 minutes')
+    expect(email.text).toContain('WhatsOnChain (https://api.whatsonchain.com)')
+    expect(email.text).toContain('since Fri, 27 Nov 2026 09:15 UTC')
+    expect(email.text).toContain('Requests today: 100,000 of 100,000.')
+    expect(email.text).toContain('1,800 refusals at the daily cap')
+    expect(email.text).toContain('2 address(es) failing')
+    expect(email.text).toMatch(/daily request cap is spent/)
+    expect(email.html).toContain('href="https://shop.example/admin/dashboard"')
+    expect(email.html).toContain('Dual Vote Framework')
+    expect(email.text).not.toMatch(/<[a-z]/i)
   })
 
   it('escapes what a buyer typed', async () => {

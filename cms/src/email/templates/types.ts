@@ -18,3 +18,24 @@ export type EmailProps = {
   /** The order-paid e-mail of a PDF. */
   download?: DownloadLink | null
 }
+
+/** What the owner is told when no look at the chain has succeeded for a while. */
+export type ChainOutage = {
+  source: 'simulator' | 'whatsonchain'
+  /** The API's origin (no path, no key). */
+  origin: string
+  /** The last look that succeeded; null when none ever did. */
+  since: string | null
+  /** CHAIN_ALERT_MINUTES. */
+  alertAfterMinutes: number
+  /** The chain client's figures when the worker last recorded them, if it did. */
+  usage: {
+    callsToday: number
+    capPerDay: number | null
+    throttledUntil: string | null
+    errorsLastHour: { kind: string; count: number }[]
+    failingAddressCount: number
+  } | null
+}
+
+export type ChainOutageEmailProps = { shop: ShopInfo; outage: ChainOutage }

@@ -1,10 +1,12 @@
-import type { AdminHealth } from '@shop/domain'
+import type { AdminHealth, ChainUsage } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
 import { CHAIN_LOOKS_COUNTER } from '../../db/counters'
 import { WORKER_LEASE } from '../../db/leases'
+import type { ChainHealth, Order } from '../../payload-types'
+import { findChainHealthRow, latest, parseStoredStats } from '../chainHealth/chainHealthRow'
 
 /** An URL's origin only: a path may carry a key (WhatsOnChain's, a webhook's token). */
 export function originOf(url: string): string {
@@ -16,8 +18,55 @@ export function originOf(url: string): string {
 }
 
 /**
- * Whether the payment worker runs (it holds its lease), when it last looked at the chain, and how
- * the e-mail outbox fares: what the owner checks first when buyers say nothing happens.
+ * The chain source's figures as the worker recorded them, each failing address with the order
+ * it was given to (one query for the few listed).
+ */
+async function chainUsageOf(payload: Payload, row: ChainHealth | null): Promise<ChainUsage | null> {
+  const stats = parseStoredStats(row?.stats)
+  if (!row?.statsAt || !stats) return null
+  const addresses = stats.failingAddresses.map((f) => f.address)
+  const orders =
+    addresses.length === 0
+      ? []
+      : ((
+          await payload.find({
+            collection: slugs.orders,
+            where: { paymentAddress: { in: addresses } },
+            select: { paymentAddress: true },
+            depth: 0,
+            limit: addresses.length,
+            pagination: false,
+          })
+        ).docs as Pick<Order, 'id' | 'paymentAddress'>[])
+  const orderOf = new Map(orders.map((o) => [o.paymentAddress, String(o.id)]))
+  return {
+    recordedAt: row.statsAt,
+    callsToday: stats.callsToday,
+    capPerDay: stats.capPerDay,
+    callsLastSecond: stats.callsLastSecond,
+    limitPerSecond: stats.limitPerSecond,
+    throttledUntil: stats.throttledUntil,
+    errorsLastHour: stats.errorsLastHour,
+    failingAddresses: stats.failingAddresses.map((f) => ({
+      ...f,
+      orderId: orderOf.get(f.address) ?? null,
+    })),
+    failingAddressCount: stats.failingAddressCount,
+  }
+}
+
+/** The outage the owner was alerted about, while no look has succeeded since the alert. */
+function outageOf(row: ChainHealth | null): AdminHealth['chain']['outage'] {
+  const alertedAt = latest(row?.alertedAt)
+  const lastOk = latest(row?.lastLookOkAt)
+  if (!alertedAt || (lastOk && lastOk > alertedAt)) return null
+  return { since: row?.outageSince ?? null, alertedAt: alertedAt.toISOString() }
+}
+
+/**
+ * Whether the payment worker runs (it holds its lease), when it last looked at the chain and how
+ * the chain source fares (its calls, errors and failing addresses, as the worker recorded them),
+ * and how the e-mail outbox fares: what the owner checks first when buyers say nothing happens.
  */
 export async function getAdminHealth({
   payload,
@@ -25,10 +74,10 @@ export async function getAdminHealth({
   now = new Date(),
 }: {
   payload: Payload
-  env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery'>
+  env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery' | 'chainAlertMinutes'>
   now?: Date
 }): Promise<AdminHealth> {
-  const [lease, lastLook, pending, failed, lastSent, lastFailed] = await Promise.all([
+  const [lease, lastLook, chainRow, pending, failed, lastSent, lastFailed] = await Promise.all([
     payload.find({
       collection: slugs.leases,
       where: { name: { equals: WORKER_LEASE } },
@@ -41,6 +90,7 @@ export async function getAdminHealth({
       limit: 1,
       depth: 0,
     }),
+    findChainHealthRow(payload),
     payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'pending' } } }),
     payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'failed' } } }),
     payload.find({
@@ -70,6 +120,10 @@ export async function getAdminHealth({
       source: env.chainSource,
       origin: originOf(env.wocApiUrl),
       lastCheckAt: lastLook.docs[0]?.updatedAt ?? null,
+      lastLookOkAt: chainRow?.lastLookOkAt ?? null,
+      usage: await chainUsageOf(payload, chainRow),
+      alertAfterMinutes: env.chainAlertMinutes,
+      outage: outageOf(chainRow),
     },
     email: {
       delivery: env.emailDelivery,

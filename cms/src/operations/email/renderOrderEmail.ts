@@ -1,6 +1,6 @@
-import type { EmailKind } from '../../collections/EmailOutbox'
+import type { OrderEmailKind } from '../../collections/EmailOutbox'
 import type { Env } from '../../config/env'
-import type { DownloadLink, ShopInfo } from '../../email/templates'
+import type { ChainOutage, DownloadLink, ShopInfo } from '../../email/templates'
 import type { Order } from '../../payload-types'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
@@ -46,13 +46,27 @@ export async function renderOrderEmail({
   shop,
   download = null,
 }: {
-  kind: EmailKind
+  kind: OrderEmailKind
   order: Order
   shop: ShopInfo
   download?: DownloadLink | null
 }): Promise<RenderedEmail> {
   const [{ render }, { EMAIL_TEMPLATES }] = await loadEmailRenderer()
   const { subject, element } = EMAIL_TEMPLATES[kind]({ shop, order, download })
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
+  return { subject, html, text }
+}
+
+/** The owner's alert that no look at the chain succeeds (email/templates/ChainSourceDown.tsx). */
+export async function renderChainOutageEmail({
+  outage,
+  shop,
+}: {
+  outage: ChainOutage
+  shop: ShopInfo
+}): Promise<RenderedEmail> {
+  const [{ render }, { chainSourceDown }] = await loadEmailRenderer()
+  const { subject, element } = chainSourceDown({ shop, outage })
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
   return { subject, html, text }
 }

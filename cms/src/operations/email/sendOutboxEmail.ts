@@ -1,10 +1,56 @@
-import type { PayloadRequest } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
+import { isOrderEmailKind } from '../../collections/EmailOutbox'
 import { slugs } from '../../collections/slugs'
 import type { EmailOutbox, Order } from '../../payload-types'
 import type { ShopInfo } from '../../email/templates'
+import { findChainHealthRow } from '../chainHealth/chainHealthRow'
+import type { ChainAlertSettings } from '../chainHealth/chainOutage'
+import { chainOutageOf } from '../chainHealth/chainOutage'
 import { downloadLinkOf } from '../fulfilment/downloadTokens'
-import { renderOrderEmail } from './renderOrderEmail'
+import type { RenderedEmail } from './renderOrderEmail'
+import { renderChainOutageEmail, renderOrderEmail } from './renderOrderEmail'
+
+/** The order an outbox message is about; null for the owner's alert about the chain source. */
+export const orderIdOf = (message: Pick<EmailOutbox, 'order'>): string | null =>
+  message.order ? (typeof message.order === 'object' ? message.order.id : message.order) : null
+
+/**
+ * One outbox message as it is sent now: an order's message from the order (with a fresh download
+ * link), the chain source alert from the chain health row. Null when its order no longer exists.
+ */
+export async function renderOutboxMessage({
+  payload,
+  message,
+  shop,
+  chain,
+}: {
+  payload: Payload
+  message: EmailOutbox
+  shop: ShopInfo
+  chain: ChainAlertSettings
+}): Promise<RenderedEmail | null> {
+  const orderId = orderIdOf(message)
+  if (!isOrderEmailKind(message.kind) || !orderId)
+    return renderChainOutageEmail({
+      shop,
+      outage: chainOutageOf({ row: await findChainHealthRow(payload), env: chain }),
+    })
+  const order = (await payload.findByID({
+    collection: slugs.orders,
+    id: orderId,
+    depth: 0,
+    disableErrors: true,
+  })) as Order | null
+  if (!order) return null
+  const link = message.kind === 'order-paid' ? await downloadLinkOf(payload, order.id) : null
+  return renderOrderEmail({
+    kind: message.kind,
+    order,
+    shop,
+    download: link && { ...link, url: `${shop.publicUrl}${link.path}` },
+  })
+}
 
 /**
  * Sends one outbox message: the body of the `send-email` job (jobs/sendEmail.ts), run by the
@@ -19,12 +65,15 @@ export async function sendOutboxEmail({
   req,
   outboxId,
   shop,
+  chain,
   logToConsole,
   lastAttempt,
 }: {
   req: PayloadRequest
   outboxId: string
   shop: ShopInfo
+  /** What the chain source alert says of the source. */
+  chain: ChainAlertSettings
   logToConsole: boolean
   /** No retry follows a failure of this attempt. */
   lastAttempt: boolean
@@ -37,21 +86,11 @@ export async function sendOutboxEmail({
     disableErrors: true,
   })) as EmailOutbox | null
   if (!message || message.status === 'sent') return { sent: false }
-  const orderId = typeof message.order === 'object' ? message.order.id : message.order
+  const orderId = orderIdOf(message)
   const attempts = (message.attempts ?? 0) + 1
   try {
-    const order = (await payload.findByID({
-      collection: slugs.orders,
-      id: orderId,
-      depth: 0,
-    })) as Order
-    const link = message.kind === 'order-paid' ? await downloadLinkOf(payload, order.id) : null
-    const email = await renderOrderEmail({
-      kind: message.kind,
-      order,
-      shop,
-      download: link && { ...link, url: `${shop.publicUrl}${link.path}` },
-    })
+    const email = await renderOutboxMessage({ payload, message, shop, chain })
+    if (!email) throw new Error(`order ${orderId} not found`)
     await payload.sendEmail({
       to: message.to,
       subject: email.subject,

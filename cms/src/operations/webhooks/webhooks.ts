@@ -2,8 +2,9 @@ import crypto from 'node:crypto'
 
 import type { Payload, PayloadRequest } from 'payload'
 
-import type { WebhookEvent } from '../../collections/WebhookDeliveries'
+import type { OrderWebhookEvent, WebhookEvent } from '../../collections/WebhookDeliveries'
 import { slugs } from '../../collections/slugs'
+import type { ChainOutage } from '../../email/templates'
 import type { Order, WebhookDelivery } from '../../payload-types'
 
 /**
@@ -31,7 +32,7 @@ export function signWebhookBody(body: string, secret: string, at = new Date()): 
  * What the receiver learns of the order: its state, never the buyer's e-mail or address.
  * `timestamp` is when the event happened; when an attempt was sent is in its signature.
  */
-function bodyOf(event: WebhookEvent, order: Order, deliveryId: string): string {
+function bodyOf(event: OrderWebhookEvent, order: Order, deliveryId: string): string {
   return JSON.stringify({
     deliveryId,
     type: event,
@@ -55,21 +56,48 @@ function bodyOf(event: WebhookEvent, order: Order, deliveryId: string): string {
   })
 }
 
-/** Queues one delivery with the change that caused it (once per order, event and key suffix). */
-export async function queueWebhook({
+/**
+ * What the receiver learns of a chain source outage: since when no look has succeeded, and the
+ * source's figures (the API's origin only, never its key; how many addresses fail, not which).
+ */
+function chainOutageBodyOf(outage: ChainOutage, deliveryId: string): string {
+  return JSON.stringify({
+    deliveryId,
+    type: 'ChainSourceDown' satisfies WebhookEvent,
+    timestamp: Math.floor(Date.now() / 1000),
+    isRedelivery: false,
+    chainSource: {
+      source: outage.source,
+      origin: outage.origin,
+      lastLookOkAt: outage.since,
+      alertAfterMinutes: outage.alertAfterMinutes,
+      callsToday: outage.usage?.callsToday ?? null,
+      capPerDay: outage.usage?.capPerDay ?? null,
+      throttledUntil: outage.usage?.throttledUntil ?? null,
+      errorsLastHour: Object.fromEntries(
+        (outage.usage?.errorsLastHour ?? []).map(({ kind, count }) => [kind, count]),
+      ),
+      failingAddresses: outage.usage?.failingAddressCount ?? 0,
+    },
+  })
+}
+
+/** Queues one delivery with the change that caused it, once per key. */
+async function queueDelivery({
   payload,
   req,
+  key,
   event,
-  order,
-  keySuffix,
+  orderId,
+  bodyFor,
 }: {
   payload: Payload
   req: PayloadRequest
+  key: string
   event: WebhookEvent
-  order: Order
-  keySuffix?: string
+  orderId: string | null
+  bodyFor: (deliveryId: string) => string
 }): Promise<void> {
-  const key = `${event}:${order.id}${keySuffix ? `:${keySuffix}` : ''}`
   const existing = await payload.count({
     req,
     collection: slugs.webhookDeliveries,
@@ -85,11 +113,57 @@ export async function queueWebhook({
       key,
       deliveryId,
       event,
-      order: order.id,
-      body: bodyOf(event, order, deliveryId),
+      order: orderId,
+      body: bodyFor(deliveryId),
       status: 'pending',
       attempts: 0,
     },
+  })
+}
+
+/** Queues one delivery with the change that caused it (once per order, event and key suffix). */
+export async function queueWebhook({
+  payload,
+  req,
+  event,
+  order,
+  keySuffix,
+}: {
+  payload: Payload
+  req: PayloadRequest
+  event: OrderWebhookEvent
+  order: Order
+  keySuffix?: string
+}): Promise<void> {
+  await queueDelivery({
+    payload,
+    req,
+    key: `${event}:${order.id}${keySuffix ? `:${keySuffix}` : ''}`,
+    event,
+    orderId: order.id,
+    bodyFor: (deliveryId) => bodyOf(event, order, deliveryId),
+  })
+}
+
+/** Queues the ChainSourceDown delivery of one outage (`outageKey` tells outages apart). */
+export async function queueChainOutageWebhook({
+  payload,
+  req,
+  outage,
+  outageKey,
+}: {
+  payload: Payload
+  req: PayloadRequest
+  outage: ChainOutage
+  outageKey: string
+}): Promise<void> {
+  await queueDelivery({
+    payload,
+    req,
+    key: `ChainSourceDown:${outageKey}`,
+    event: 'ChainSourceDown',
+    orderId: null,
+    bodyFor: (deliveryId) => chainOutageBodyOf(outage, deliveryId),
   })
 }
 
@@ -161,7 +235,11 @@ export async function deliverWebhook({
           : {}),
     },
   })
-  const orderId = typeof delivery.order === 'object' ? delivery.order.id : delivery.order
+  const orderId = delivery.order
+    ? typeof delivery.order === 'object'
+      ? delivery.order.id
+      : delivery.order
+    : null
   if (ok) {
     payload.logger.info({ orderId, event: delivery.event, attempts }, 'webhook delivered')
     return { sent: true }

@@ -1,16 +1,46 @@
+import type { AdminHealth, ChainUsage } from '@shop/domain'
+import { render, screen, within } from '@testing-library/react'
+import { MemoryRouter } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
 
-import { healthOf } from './HealthList'
+import { HealthList, healthOf } from './HealthList'
 
 describe('the shop health', () => {
-  const health = {
+  const health: AdminHealth = {
     worker: { running: true, leaseUntil: '2026-11-24T10:00:00Z' },
     chain: {
-      source: 'whatsonchain' as const,
+      source: 'whatsonchain',
       origin: 'https://api.whatsonchain.com',
       lastCheckAt: null,
+      lastLookOkAt: null,
+      usage: null,
+      alertAfterMinutes: 15,
+      outage: null,
     },
-    email: { delivery: 'smtp' as const, pending: 0, failed: 0, lastSentAt: null, lastError: null },
+    email: { delivery: 'smtp', pending: 0, failed: 0, lastSentAt: null, lastError: null },
+  }
+
+  const usage: ChainUsage = {
+    recordedAt: '2026-11-27T10:00:00Z',
+    callsToday: 41_207,
+    capPerDay: 100_000,
+    callsLastSecond: 3,
+    limitPerSecond: 10,
+    throttledUntil: '2026-11-27T10:00:30Z',
+    errorsLastHour: [
+      { kind: 'throttled', count: 17 },
+      { kind: 'network', count: 2 },
+    ],
+    failingAddresses: [
+      {
+        address: '1FailingAddressOfAnOrder00000000',
+        reason: 'Failed to get history',
+        since: '2026-11-27T09:50:00Z',
+        failures: 9,
+        orderId: 'order-1',
+      },
+    ],
+    failingAddressCount: 3,
   }
 
   it('is all right when the worker runs and no e-mail failed', () => {
@@ -29,5 +59,72 @@ describe('the shop health', () => {
       text: expect.stringContaining('2 failed. None sent yet. Last error: 550 mailbox unavailable'),
     })
     expect(healthOf({ ...health, email: { ...health.email, delivery: 'off' } })[2]!.ok).toBe(false)
+  })
+
+  it('says when the owner is alerted, and when no look has succeeded since', () => {
+    const [, chain] = healthOf(health)
+    expect(chain!.text).toContain('You are alerted after 15 minutes without a successful look.')
+    const [, down] = healthOf({
+      ...health,
+      chain: {
+        ...health.chain,
+        lastLookOkAt: '2026-11-27T09:15:00Z',
+        outage: { since: '2026-11-27T09:15:00Z', alertedAt: '2026-11-27T09:30:00Z' },
+      },
+    })
+    expect(down).toMatchObject({
+      ok: false,
+      text: expect.stringMatching(
+        /no look has succeeded since .+, so no payment is being detected/,
+      ),
+    })
+  })
+
+  it('asks for a look when the daily cap is spent or addresses keep failing', () => {
+    const chainWith = (u: ChainUsage) =>
+      healthOf({ ...health, chain: { ...health.chain, usage: u } })[1]!
+    expect(chainWith({ ...usage, failingAddresses: [], failingAddressCount: 0 }).ok).toBe(true)
+    expect(chainWith(usage).ok).toBe(false)
+    const capSpent = chainWith({
+      ...usage,
+      failingAddresses: [],
+      failingAddressCount: 0,
+      errorsLastHour: [{ kind: 'daily-cap', count: 40 }],
+    })
+    expect(capSpent).toMatchObject({
+      ok: false,
+      text: expect.stringContaining('daily request cap'),
+    })
+  })
+
+  it("draws the chain source's calls, limits, errors and failing addresses", () => {
+    render(
+      <MemoryRouter>
+        <HealthList health={{ ...health, chain: { ...health.chain, usage } }} />
+      </MemoryRouter>,
+    )
+    expect(screen.getByTestId('chain-calls-today').textContent).toBe('41,207 of 100,000 (41%)')
+    expect(screen.getByText('3 of 10 per second')).toBeTruthy()
+    expect(screen.getByTestId('chain-errors').textContent).toBe(
+      '17 throttled answers (429), 2 network failures',
+    )
+    expect(screen.getByText(/^until /)).toBeTruthy()
+    const failing = screen.getByText('1FailingAddressOfAnOrder00000000').closest('li')!
+    expect(within(failing).getByRole('link', { name: 'its order' }).getAttribute('href')).toBe(
+      '/admin/orders/order-1',
+    )
+    expect(failing.textContent).toContain('9 look(s) in a row since')
+    expect(failing.textContent).toContain('Failed to get history')
+    expect(screen.getByText('3 address(es)', { exact: false })).toBeTruthy()
+    expect(screen.getByText('and 2 more.')).toBeTruthy()
+  })
+
+  it('draws no figures before the worker recorded any', () => {
+    const { container } = render(
+      <MemoryRouter>
+        <HealthList health={health} />
+      </MemoryRouter>,
+    )
+    expect(container.querySelector('.chain-usage')).toBeNull()
   })
 })

@@ -1,4 +1,7 @@
+import type { ReactNode } from 'react'
+
 import type { AdminHealth } from '../api/dashboard'
+import { ChainSourceDetails } from './ChainSourceDetails'
 import { dateTime } from '@/lib/admin/format'
 
 const CHAIN_NAMES = { simulator: 'Test-mode chain simulator', whatsonchain: 'WhatsOnChain' }
@@ -8,8 +11,50 @@ const DELIVERY_NAMES = {
   off: 'Turned off (EMAIL_DELIVERY=off)',
 }
 
+const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`
+
+/**
+ * The chain source's verdict: an outage the owner was alerted about, a spent or nearly spent
+ * daily cap, or addresses that keep failing ask for a look.
+ */
+export function chainVerdictOf(chain: AdminHealth['chain']): { ok: boolean; text: string } {
+  const source = `${CHAIN_NAMES[chain.source]} (${chain.origin})`
+  const usage = chain.usage
+  const alert = `You are alerted after ${minutes(chain.alertAfterMinutes)} without a successful look.`
+  if (chain.outage)
+    return {
+      ok: false,
+      text: `${source}: no look has succeeded ${
+        chain.outage.since ? `since ${dateTime(chain.outage.since)}` : 'since the worker started'
+      }, so no payment is being detected. You were alerted ${dateTime(chain.outage.alertedAt)}.`,
+    }
+  const capSpent =
+    usage !== null &&
+    (usage.errorsLastHour.some((e) => e.kind === 'daily-cap') ||
+      (usage.capPerDay !== null && usage.callsToday >= usage.capPerDay * 0.9))
+  return {
+    ok: !capSpent && (usage?.failingAddressCount ?? 0) === 0,
+    text: [
+      `${source}; ${chain.lastCheckAt ? `last look at an order ${dateTime(chain.lastCheckAt)}` : 'no order looked up yet'}${
+        chain.lastLookOkAt ? `, last successful look ${dateTime(chain.lastLookOkAt)}` : ''
+      }.`,
+      capSpent
+        ? 'The daily request cap is spent or nearly: looks stop until it resets (midnight UTC).'
+        : '',
+      alert,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  }
+}
+
 /** One verdict per part of the machinery, worded for the owner, with what to look at. */
-export function healthOf(health: AdminHealth) {
+export function healthOf(health: AdminHealth): {
+  name: string
+  ok: boolean
+  text: string
+  details?: ReactNode
+}[] {
   const { worker, chain, email } = health
   return [
     {
@@ -23,8 +68,8 @@ export function healthOf(health: AdminHealth) {
     },
     {
       name: 'Chain source',
-      ok: true,
-      text: `${CHAIN_NAMES[chain.source]} (${chain.origin}); ${chain.lastCheckAt ? `last look at an order ${dateTime(chain.lastCheckAt)}` : 'no order looked up yet'}.`,
+      ...chainVerdictOf(chain),
+      details: chain.usage ? <ChainSourceDetails usage={chain.usage} /> : undefined,
     },
     {
       name: 'E-mail',
@@ -49,9 +94,12 @@ export function HealthList({ health }: { health: AdminHealth }) {
           <span className={`admin-badge admin-badge--${part.ok ? 'success' : 'error'}`}>
             {part.ok ? 'OK' : 'Check'}
           </span>
-          <span>
-            <strong>{part.name}</strong>: {part.text}
-          </span>
+          <div className="admin-health__body">
+            <span>
+              <strong>{part.name}</strong>: {part.text}
+            </span>
+            {part.details}
+          </div>
         </li>
       ))}
     </ul>

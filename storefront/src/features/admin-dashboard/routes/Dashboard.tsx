@@ -13,6 +13,7 @@ import type { IconName } from '@/components/admin/Icon'
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+import '../admin-dashboard.css'
 
 /**
  * What the owner must do about runs of unused addresses: nothing; raise the wallet's gap limit

@@ -8,6 +8,7 @@ import { HealthList } from '../components/HealthList'
 import { paths } from '@/config/paths'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+import '../admin-dashboard.css'
 
 type Row = [label: string, value: ReactNode, setting?: string]
 

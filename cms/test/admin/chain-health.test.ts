@@ -1,0 +1,184 @@
+import type { ChainSourceStats } from '@shop/chain'
+import type { AdminStats } from '@shop/domain'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { slugs } from '../../src/collections/slugs'
+import { recordChainHealth } from '../../src/operations/chainHealth/recordChainHealth'
+import type { TestShop } from '../support/testShop'
+import { startTestShop } from '../support/testShop'
+import type { AdminClient } from './client'
+import { adminClient, createStaff, signedIn } from './client'
+
+/**
+ * The owner sees the chain source's health on the dashboard: the payment worker records what its
+ * chain client counts (calls today against the cap, calls in the last second against the limit,
+ * a 429's wait, errors of the last hour by kind, addresses that keep failing) and the last look
+ * that succeeded; the web process, a separate process, reads it back from the database.
+ */
+
+let shop: TestShop
+let admin: AdminClient
+let orderId: string
+const FAILING = '1FailingAddressOfAnOrder00000000'
+
+beforeAll(async () => {
+  shop = await startTestShop({ seed: false, env: { CHAIN_ALERT_MINUTES: '25' } })
+  await createStaff({
+    payload: shop.payload,
+    email: 'owner@example.com',
+    password: 'Quartz-ledger-owner-7193',
+    role: 'admin',
+  })
+  admin = await signedIn(shop.url, 'owner@example.com', 'Quartz-ledger-owner-7193')
+  const product = await shop.payload.create({
+    collection: slugs.products,
+    data: { name: 'The book', type: 'DIGITAL', priceEUR: 10, isAvailable: false },
+  })
+  orderId = String(
+    (
+      await shop.payload.create({
+        collection: slugs.orders,
+        data: {
+          product: product.id,
+          productName: 'The book',
+          productType: 'DIGITAL',
+          userEmail: 'buyer@example.com',
+          priceAtPurchaseUSD: 10,
+          bsvUsdRateAtPurchase: 40,
+          amountSatoshiExpected: 25_000_000,
+          paymentAddress: FAILING,
+          addressIndex: 7,
+          gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+        } as never,
+      })
+    ).id,
+  )
+})
+
+afterAll(async () => {
+  await shop?.close()
+})
+
+const health = async () => {
+  const response = await admin.request('GET', '/stats')
+  expect(response.status).toBe(200)
+  return ((await response.json()) as AdminStats).health.chain
+}
+
+describe("the chain source's health on the dashboard", () => {
+  it('shows what the worker recorded: calls against the limits, errors, failing addresses, the last good look', async () => {
+    const before = await health()
+    expect(before).toMatchObject({
+      source: 'simulator',
+      lastCheckAt: null,
+      lastLookOkAt: null,
+      usage: null,
+      alertAfterMinutes: 25,
+      outage: null,
+    })
+
+    const now = new Date()
+    const lastLookOkAt = new Date(now.getTime() - 90_000)
+    const throttledUntil = new Date(now.getTime() + 30_000)
+    const stats: ChainSourceStats = {
+      callsToday: 41_207,
+      capPerDay: 100_000,
+      callsLastSecond: 3,
+      limitPerSecond: 10,
+      throttledUntil,
+      errorsByKind: { network: 2, throttled: 17, server: 0 },
+      failingAddresses: [
+        { address: '1OnceFailing', reason: 'Failed to get history', since: now, failures: 1 },
+        {
+          address: FAILING,
+          reason: 'Failed to get history',
+          since: new Date(now.getTime() - 600_000),
+          failures: 9,
+        },
+      ],
+    }
+    expect(await recordChainHealth({ payload: shop.payload, stats, lastLookOkAt, now })).toBe(true)
+
+    const chain = await health()
+    expect(chain.source).toBe('simulator')
+    expect(chain.lastLookOkAt).toBe(lastLookOkAt.toISOString())
+    expect(chain.outage).toBeNull()
+    expect(chain.usage).toEqual({
+      recordedAt: now.toISOString(),
+      callsToday: 41_207,
+      capPerDay: 100_000,
+      callsLastSecond: 3,
+      limitPerSecond: 10,
+      throttledUntil: throttledUntil.toISOString(),
+      // The most frequent first; kinds without an error are left out.
+      errorsLastHour: [
+        { kind: 'throttled', count: 17 },
+        { kind: 'network', count: 2 },
+      ],
+      // The most failures first, each with the order its address was given to.
+      failingAddresses: [
+        {
+          address: FAILING,
+          reason: 'Failed to get history',
+          since: new Date(now.getTime() - 600_000).toISOString(),
+          failures: 9,
+          orderId,
+        },
+        {
+          address: '1OnceFailing',
+          reason: 'Failed to get history',
+          since: now.toISOString(),
+          failures: 1,
+          orderId: null,
+        },
+      ],
+      failingAddressCount: 2,
+    })
+  })
+
+  it('is written at most every few seconds, and a worker that has not looked yet keeps the last good look', async () => {
+    const now = new Date(Date.now() + 3_600_000)
+    const stats = (callsToday: number): ChainSourceStats => ({
+      callsToday,
+      capPerDay: null,
+      callsLastSecond: 0,
+      limitPerSecond: 3,
+      throttledUntil: null,
+      errorsByKind: {},
+      failingAddresses: [],
+    })
+    const lastLookOkAt = new Date(now.getTime() - 1000)
+    expect(
+      await recordChainHealth({ payload: shop.payload, stats: stats(10), lastLookOkAt, now }),
+    ).toBe(true)
+    const soon = new Date(now.getTime() + 2000)
+    expect(
+      await recordChainHealth({ payload: shop.payload, stats: stats(11), lastLookOkAt, now: soon }),
+    ).toBe(false)
+    expect((await health()).usage?.callsToday).toBe(10)
+
+    const later = new Date(now.getTime() + 6000)
+    expect(
+      await recordChainHealth({
+        payload: shop.payload,
+        stats: stats(12),
+        lastLookOkAt: null,
+        now: later,
+      }),
+    ).toBe(true)
+    const chain = await health()
+    expect(chain.usage).toMatchObject({
+      callsToday: 12,
+      capPerDay: null,
+      throttledUntil: null,
+      errorsLastHour: [],
+      failingAddresses: [],
+      failingAddressCount: 0,
+    })
+    expect(chain.lastLookOkAt).toBe(lastLookOkAt.toISOString())
+  })
+
+  it('is for admins only', async () => {
+    expect((await adminClient(shop.url).request('GET', '/stats')).status).toBe(401)
+  })
+})
