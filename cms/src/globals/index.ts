@@ -6,30 +6,40 @@ import { refuseUnsafeLinksInGlobal } from '../collections/hooks/safeLinks'
 import { globalSlugs, slugs } from '../collections/slugs'
 import { landingHeroDefaults, papersIntroductionDefaults } from './defaults'
 
-const contentAccess = { read: anyone, update: isStaff }
+/**
+ * A site text: one global that staff edit and anyone reads, listed under "Site texts", whose
+ * saves refuse links that could run code (javascript:, data:...).
+ */
+function siteText(global: GlobalConfig): GlobalConfig {
+  return {
+    ...global,
+    admin: { group: 'Site texts', ...global.admin },
+    access: { read: anyone, update: isStaff },
+    hooks: {
+      ...global.hooks,
+      beforeValidate: [...(global.hooks?.beforeValidate ?? []), refuseUnsafeLinksInGlobal],
+    },
+  }
+}
 
 /** Terms of use and privacy policy on /legal. */
-export const Legal: GlobalConfig = {
+export const Legal: GlobalConfig = siteText({
   slug: globalSlugs.legal,
   label: 'Legal texts',
-  admin: { group: 'Site texts' },
-  access: contentAccess,
   fields: [
     { name: 'termsOfUse', type: 'richText', required: true },
     { name: 'privacyPolicy', type: 'richText', required: true },
   ],
-}
+})
 
 /** The top of the landing page: its words and its two buttons' labels (the targets are fixed). */
-export const LandingHero: GlobalConfig = {
+export const LandingHero: GlobalConfig = siteText({
   slug: globalSlugs.landingHero,
   label: 'Landing hero',
   admin: {
-    group: 'Site texts',
     description:
       'The top of the home page. The first button goes to the store, the second to the resources section.',
   },
-  access: contentAccess,
   fields: [
     {
       name: 'eyebrow',
@@ -70,14 +80,12 @@ export const LandingHero: GlobalConfig = {
       admin: { description: 'The button to the resources section.' },
     },
   ],
-}
+})
 
 /** The four questions of the landing page's FAQ. */
-export const LandingFaqs: GlobalConfig = {
+export const LandingFaqs: GlobalConfig = siteText({
   slug: globalSlugs.faqs,
   label: 'Landing FAQs',
-  admin: { group: 'Site texts' },
-  access: contentAccess,
   fields: [
     {
       name: 'items',
@@ -88,14 +96,12 @@ export const LandingFaqs: GlobalConfig = {
       ],
     },
   ],
-}
+})
 
 /** The tools listed on /proofs; a '#' link shows 'Link Coming Soon'. */
-export const ProofsTools: GlobalConfig = {
+export const ProofsTools: GlobalConfig = siteText({
   slug: globalSlugs.proofsTools,
   label: 'Proofs tools',
-  admin: { group: 'Site texts' },
-  access: contentAccess,
   fields: [
     {
       name: 'tools',
@@ -125,14 +131,12 @@ export const ProofsTools: GlobalConfig = {
       ],
     },
   ],
-}
+})
 
 /** The wallets recommended on /wallet-info. */
-export const RecommendedWallets: GlobalConfig = {
+export const RecommendedWallets: GlobalConfig = siteText({
   slug: globalSlugs.wallets,
   label: 'Recommended wallets',
-  admin: { group: 'Site texts' },
-  access: contentAccess,
   fields: [
     {
       name: 'wallets',
@@ -145,14 +149,12 @@ export const RecommendedWallets: GlobalConfig = {
       ],
     },
   ],
-}
+})
 
 /** The introduction, the public key and the author link on /papers. */
-export const PapersPage: GlobalConfig = {
+export const PapersPage: GlobalConfig = siteText({
   slug: globalSlugs.papersPage,
   label: 'Papers page',
-  admin: { group: 'Site texts' },
-  access: contentAccess,
   fields: [
     {
       name: 'introduction',
@@ -190,9 +192,8 @@ export const PapersPage: GlobalConfig = {
     },
     { name: 'authorLinksUrl', type: 'text', defaultValue: '#' },
   ],
-}
+})
 
-/** Every site text refuses links that could run code (javascript:, data:...). */
 export const globals: GlobalConfig[] = [
   Legal,
   LandingHero,
@@ -200,10 +201,4 @@ export const globals: GlobalConfig[] = [
   ProofsTools,
   RecommendedWallets,
   PapersPage,
-].map((global) => ({
-  ...global,
-  hooks: {
-    ...global.hooks,
-    beforeValidate: [...(global.hooks?.beforeValidate ?? []), refuseUnsafeLinksInGlobal],
-  },
-}))
+]

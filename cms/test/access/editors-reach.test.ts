@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { createStaff } from '../admin/client'
+import { cmsApi, staffJwt } from '../support/cmsApi'
 import { SHIPPING, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -25,26 +26,15 @@ let outside: http.Server
 let outsideUrl: string
 let outsideHits = 0
 
-async function jwtOf(credentials: { email: string; password: string }) {
-  const { token } = await shop.payload.login({ collection: slugs.staff, data: credentials })
-  return token!
-}
-
-async function cms(jwt: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}/cms/api${path}`, {
-    method,
-    headers: { authorization: `JWT ${jwt}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, body: (await response.json().catch(() => null)) as unknown }
-}
+const cms = (jwt: string, method: string, path: string, body?: unknown) =>
+  cmsApi(shop, { jwt }, method, path, body)
 
 beforeAll(async () => {
   shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
   await createStaff({ payload: shop.payload, ...ADMIN, role: 'admin' })
   await createStaff({ payload: shop.payload, ...EDITOR, role: 'editor' })
-  adminJwt = await jwtOf(ADMIN)
-  editorJwt = await jwtOf(EDITOR)
+  adminJwt = await staffJwt(shop.payload, ADMIN)
+  editorJwt = await staffJwt(shop.payload, EDITOR)
   // A server elsewhere, serving a page with script under a .pdf name.
   outside = http.createServer((_req, res) => {
     outsideHits += 1

@@ -9,7 +9,7 @@ import { SHIPPING, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
-import { createStaff, signedIn } from './client'
+import { signedInNewAdmin } from './client'
 
 /**
  * Issue 15, finding 6: unpaid orders leave runs of unused addresses, and a wallet with the usual
@@ -25,8 +25,7 @@ const orderIds: string[] = []
 
 beforeAll(async () => {
   shop = await startTestShop({ env: { WALLET_GAP_LIMIT: '4', ORDER_CREATE_RATE_LIMIT: '1000' } })
-  await createStaff({ payload: shop.payload, ...OWNER, role: 'admin' })
-  admin = await signedIn(shop.url, OWNER.email, OWNER.password)
+  admin = await signedInNewAdmin(shop, OWNER)
   const productId = await productIdOf(shop.payload, 'PHYSICAL')
   // Indices 0..5 to orders, 6 claimed by a checkout that never stored its order, 7 to an order.
   const checkout = async () => {

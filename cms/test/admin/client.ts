@@ -68,3 +68,12 @@ export async function signedIn(
     throw new Error(`Sign-in of ${email} failed with ${response.status}: ${await response.text()}`)
   return client
 }
+
+/** Creates an admin account and signs it in to /api/admin: the owner most tests act as. */
+export async function signedInNewAdmin(
+  shop: { payload: Payload; url: string },
+  credentials: { email: string; password: string },
+): Promise<AdminClient> {
+  await createStaff({ payload: shop.payload, ...credentials, role: 'admin' })
+  return signedIn(shop.url, credentials.email, credentials.password)
+}

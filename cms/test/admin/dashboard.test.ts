@@ -7,7 +7,8 @@ import { countChainLook } from '../../src/db/counters'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
-import { adminClient, createStaff, signedIn } from './client'
+import { adminClient, createStaff, signedInNewAdmin } from './client'
+import { EDITOR, OWNER } from './fixtures'
 
 /**
  * The owner sees what sold (by day, week and month, in EUR and BSV, paid
@@ -69,19 +70,8 @@ beforeAll(async () => {
       WALLET_GAP_LIMIT: '25',
     },
   })
-  await createStaff({
-    payload: shop.payload,
-    email: 'owner@example.com',
-    password: 'Quartz-ledger-owner-7193',
-    role: 'admin',
-  })
-  await createStaff({
-    payload: shop.payload,
-    email: 'editor@example.com',
-    password: 'Quartz-ledger-editor-8264',
-    role: 'editor',
-  })
-  admin = await signedIn(shop.url, 'owner@example.com', 'Quartz-ledger-owner-7193')
+  admin = await signedInNewAdmin(shop, OWNER)
+  await createStaff({ payload: shop.payload, ...EDITOR, role: 'editor' })
   productId = (
     await shop.payload.create({
       collection: slugs.products,
@@ -149,7 +139,7 @@ describe('GET /api/admin/settings', () => {
     expect((await adminClient(shop.url).request('GET', '/settings')).status).toBe(401)
     const editor = adminClient(shop.url)
     await editor.request('POST', '/login', {
-      json: { email: 'editor@example.com', password: 'Quartz-ledger-editor-8264' },
+      json: EDITOR,
     })
     for (const path of ['/settings', '/sales'])
       expect([401, 403]).toContain((await editor.request('GET', path)).status)

@@ -1,6 +1,10 @@
 import { PDFDocument } from 'pdf-lib'
 import sharp from 'sharp'
 
+/** The owner and an editor of the shops the admin tests start. */
+export const OWNER = { email: 'owner@example.com', password: 'Quartz-ledger-owner-7193' }
+export const EDITOR = { email: 'editor@example.com', password: 'Quartz-ledger-editor-8264' }
+
 /** A real PNG of the given size in pixels (noise, so it does not compress away). */
 export async function pngImage({
   width = 40,

@@ -4,7 +4,8 @@ import { slugs } from '../../src/collections/slugs'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
-import { adminClient, createStaff, signedIn } from './client'
+import { adminClient, createStaff, signedInNewAdmin } from './client'
+import { EDITOR, OWNER } from './fixtures'
 
 /**
  * Issue 17, part 1: the owner finds any order. GET /api/admin/orders keeps the spec's shape and
@@ -68,22 +69,11 @@ let productId: number
 
 beforeAll(async () => {
   shop = await startTestShop({ seed: false })
-  await createStaff({
-    payload: shop.payload,
-    email: 'owner@example.com',
-    password: 'Quartz-ledger-owner-7193',
-    role: 'admin',
-  })
-  await createStaff({
-    payload: shop.payload,
-    email: 'editor@example.com',
-    password: 'Quartz-ledger-editor-8264',
-    role: 'editor',
-  })
-  admin = await signedIn(shop.url, 'owner@example.com', 'Quartz-ledger-owner-7193')
+  admin = await signedInNewAdmin(shop, OWNER)
+  await createStaff({ payload: shop.payload, ...EDITOR, role: 'editor' })
   editor = adminClient(shop.url)
   await editor.request('POST', '/login', {
-    json: { email: 'editor@example.com', password: 'Quartz-ledger-editor-8264' },
+    json: EDITOR,
   })
   productId = (
     await shop.payload.create({

@@ -1,3 +1,4 @@
+import type { OrderStatus } from '@shop/domain'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -6,17 +7,8 @@ import type { TestShop } from '../support/testShop'
 import { storedBookFile } from '../support/bookFile'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
-import { createStaff, signedIn } from './client'
+import { signedInNewAdmin } from './client'
 
-type OrderStatus =
-  | 'AWAITING_PAYMENT'
-  | 'PAYMENT_DETECTED'
-  | 'UNDERPAID'
-  | 'PAID'
-  | 'PROCESSING_DELIVERY'
-  | 'SHIPPED'
-  | 'EXPIRED'
-  | 'ERROR_FULFILLMENT'
 type AdminOrder = Record<string, unknown> & {
   id: string
   status: OrderStatus
@@ -34,13 +26,7 @@ let nextIndex = 0
 
 beforeAll(async () => {
   shop = await startTestShop({ seed: false })
-  await createStaff({
-    payload: shop.payload,
-    email: 'owner@example.com',
-    password: 'owner-password-1',
-    role: 'admin',
-  })
-  admin = await signedIn(shop.url, 'owner@example.com', 'owner-password-1')
+  admin = await signedInNewAdmin(shop, { email: 'owner@example.com', password: 'owner-password-1' })
   const base = { priceEUR: 30, totalStock: 10, currentStock: 10, isAvailable: true }
   physicalId = (
     await shop.payload.create({

@@ -7,7 +7,7 @@ import type { AdminProduct } from '@shop/domain'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
-import { createStaff, signedIn } from './client'
+import { signedInNewAdmin } from './client'
 import { reserveStock } from '../../src/db/stock'
 import type { ProductFields } from './fixtures'
 import { blob, bookFile, pdfDocument, pngImage, productForm, validFields } from './fixtures'
@@ -19,13 +19,7 @@ let admin: AdminClient
 
 beforeAll(async () => {
   shop = await startTestShop({ seed: false })
-  await createStaff({
-    payload: shop.payload,
-    email: 'owner@example.com',
-    password: 'owner-password-1',
-    role: 'admin',
-  })
-  admin = await signedIn(shop.url, 'owner@example.com', 'owner-password-1')
+  admin = await signedInNewAdmin(shop, { email: 'owner@example.com', password: 'owner-password-1' })
 })
 
 afterAll(async () => {

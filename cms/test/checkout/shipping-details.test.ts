@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import type { Product } from '../../src/payload-types'
-import { createStaff, signedIn, type AdminClient } from '../admin/client'
+import type { AdminClient } from '../admin/client'
+import { cmsApi, shopWithOwnerAtEveryDoor } from '../support/cmsApi'
 import { productForm } from '../admin/fixtures'
-import { api, getOrder, SHIPPING } from '../support/shopApi'
+import { api, createPrintedBook, getOrder, SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
-import { startTestShop } from '../support/testShop'
 
 /**
  * The shipping country comes from the ISO list, the optional phone looks like
@@ -31,18 +31,9 @@ let admin: AdminClient
 let printedId: number
 let digitalId: number
 
-async function cms(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}/cms/api${path}`, {
-    method,
-    headers: {
-      cookie: cmsCookie,
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, text: await response.text() }
-}
+/** A call to /cms/api as the owner, from Payload's admin page. */
+const cms = (method: string, path: string, body?: unknown) =>
+  cmsApi(shop, { cookie: cmsCookie }, method, path, body)
 
 const checkout = (productId: number, extra: Record<string, unknown> = {}) =>
   api(shop, '/api/orders/create', {
@@ -53,24 +44,13 @@ const product = async (id: number) =>
   (await payload.findByID({ collection: slugs.products, id, depth: 0 })) as Product
 
 beforeAll(async () => {
-  shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
+  ;({ shop, admin, cmsCookie } = await shopWithOwnerAtEveryDoor(OWNER))
   payload = shop.payload
-  await createStaff({ payload, ...OWNER, role: 'admin' })
-  const login = await fetch(`${shop.url}/cms/api/staff/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
+  printedId = await createPrintedBook(payload, {
+    name: 'Shipping, printed',
+    stock: 50,
+    priceEUR: 29.9,
   })
-  expect(login.status).toBe(200)
-  cmsCookie = login.headers.getSetCookie()[0]!.split(';')[0]!
-  admin = await signedIn(shop.url, OWNER.email, OWNER.password)
-  const create = (data: Record<string, unknown>) =>
-    payload.create({
-      collection: slugs.products,
-      data: { totalStock: 50, currentStock: 50, isAvailable: true, ...data } as never,
-    })
-  printedId = (await create({ name: 'Shipping, printed', type: 'PHYSICAL', priceEUR: 29.9 }))
-    .id as number
   digitalId = (
     await payload.find({ collection: slugs.products, where: { type: { equals: 'DIGITAL' } } })
   ).docs[0]!.id as number

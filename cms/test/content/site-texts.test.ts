@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { globalSlugs, slugs } from '../../src/collections/slugs'
 import { FILE_OR_LINK } from '../../src/collections/Papers/hooks/fileOrLink'
 import { createStaff } from '../admin/client'
+import { cmsApi, staffJwt } from '../support/cmsApi'
 import { api } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -34,23 +35,14 @@ let shop: TestShop
 let payload: Payload
 let editorJwt: string
 
-async function cms(jwt: string | null, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}/cms/api${path}`, {
-    method,
-    headers: {
-      ...(jwt ? { authorization: `JWT ${jwt}` } : {}),
-      'content-type': 'application/json',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, text: await response.text() }
-}
+const cms = (jwt: string | null, method: string, path: string, body?: unknown) =>
+  cmsApi(shop, jwt ? { jwt } : null, method, path, body)
 
 beforeAll(async () => {
   shop = await startTestShop({ withCms: true })
   payload = shop.payload
   await createStaff({ payload, ...EDITOR, role: 'editor' })
-  editorJwt = (await payload.login({ collection: slugs.staff, data: EDITOR })).token!
+  editorJwt = await staffJwt(payload, EDITOR)
 })
 
 afterAll(async () => {

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { sqlite } from '../../src/db/engine'
-import type { Order } from '../../src/payload-types'
-import { createStaff, signedIn, type AdminClient } from '../admin/client'
-import { SHIPPING } from '../support/shopApi'
+import type { AdminClient } from '../admin/client'
+import { cmsApi, shopWithOwnerAtEveryDoor } from '../support/cmsApi'
+import { createPrintedBook, getOrder, SHIPPING } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
-import { startTestShop } from '../support/testShop'
 
 /**
  * A buyer's e-mail meets one rule through every door: checkout, Payload's REST under /cms/api
@@ -39,19 +38,9 @@ let cmsCookie: string
 let admin: AdminClient
 let printedId: number
 
-async function cms(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}/cms/api${path}`, {
-    method,
-    // As Payload's admin sends it from a page of the shop (its CSRF check reads this header).
-    headers: {
-      cookie: cmsCookie,
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: response.status, text: await response.text() }
-}
+/** A call to /cms/api as the owner, from Payload's admin page. */
+const cms = (method: string, path: string, body?: unknown) =>
+  cmsApi(shop, { cookie: cmsCookie }, method, path, body)
 
 async function checkout(userEmail: string) {
   const response = await fetch(`${shop.url}/api/orders/create`, {
@@ -74,36 +63,14 @@ async function orderWith(userEmail: string): Promise<string> {
   return id
 }
 
-const order = async (id: string) =>
-  (await payload.findByID({ collection: slugs.orders, id, depth: 0 })) as Order
+const order = (id: string) => getOrder(payload, id)
 
 const orderCount = async () => (await payload.count({ collection: slugs.orders })).totalDocs
 
 beforeAll(async () => {
-  shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
+  ;({ shop, admin, cmsCookie } = await shopWithOwnerAtEveryDoor(OWNER))
   payload = shop.payload
-  await createStaff({ payload, ...OWNER, role: 'admin' })
-  const login = await fetch(`${shop.url}/cms/api/staff/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  })
-  expect(login.status).toBe(200)
-  cmsCookie = login.headers.getSetCookie()[0]!.split(';')[0]!
-  admin = await signedIn(shop.url, OWNER.email, OWNER.password)
-  printedId = (
-    await payload.create({
-      collection: slugs.products,
-      data: {
-        name: 'E-mails, printed',
-        type: 'PHYSICAL',
-        priceEUR: 10,
-        totalStock: 100,
-        currentStock: 100,
-        isAvailable: true,
-      },
-    })
-  ).id as number
+  printedId = await createPrintedBook(payload, { name: 'E-mails, printed', stock: 100 })
 })
 
 afterAll(async () => {

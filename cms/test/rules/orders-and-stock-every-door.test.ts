@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '../../src/collections/slugs'
 import { DIGITAL_FILE_REQUIRED } from '../../src/collections/Products/hooks/requireDigitalFile'
 import { reserveStock } from '../../src/db/stock'
-import type { Order, Product } from '../../src/payload-types'
-import { createStaff, signedIn, type AdminClient } from '../admin/client'
+import type { Product } from '../../src/payload-types'
+import type { AdminClient } from '../admin/client'
+import { cmsApi, shopWithOwnerAtEveryDoor } from '../support/cmsApi'
 import { productForm, validFields } from '../admin/fixtures'
-import { SHIPPING } from '../support/shopApi'
+import { createPrintedBook, getOrder, SHIPPING } from '../support/shopApi'
 import { storedBookFile } from '../support/bookFile'
 import type { TestShop } from '../support/testShop'
-import { startTestShop } from '../support/testShop'
 
 /**
  * The order status table, the stock rules and "a digital book for sale has its file" live in the
@@ -26,20 +26,9 @@ let cmsCookie: string
 let admin: AdminClient
 let printedId: number
 
-async function cms(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}/cms/api${path}`, {
-    method,
-    // As Payload's admin sends it from a page of the shop (its CSRF check reads this header).
-    headers: {
-      cookie: cmsCookie,
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  return { status: response.status, text }
-}
+/** A call to /cms/api as the owner, from Payload's admin page. */
+const cms = (method: string, path: string, body?: unknown) =>
+  cmsApi(shop, { cookie: cmsCookie }, method, path, body)
 
 async function checkout(productId: number): Promise<string> {
   const response = await fetch(`${shop.url}/api/orders/create`, {
@@ -52,36 +41,14 @@ async function checkout(productId: number): Promise<string> {
   return body.orderId
 }
 
-const order = async (id: string) =>
-  (await payload.findByID({ collection: slugs.orders, id, depth: 0 })) as Order
+const order = (id: string) => getOrder(payload, id)
 const product = async (id: number) =>
   (await payload.findByID({ collection: slugs.products, id, depth: 0 })) as Product
 
 beforeAll(async () => {
-  shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
+  ;({ shop, admin, cmsCookie } = await shopWithOwnerAtEveryDoor(OWNER))
   payload = shop.payload
-  await createStaff({ payload, ...OWNER, role: 'admin' })
-  const login = await fetch(`${shop.url}/cms/api/staff/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  })
-  expect(login.status).toBe(200)
-  cmsCookie = login.headers.getSetCookie()[0]!.split(';')[0]!
-  admin = await signedIn(shop.url, OWNER.email, OWNER.password)
-  printedId = (
-    await payload.create({
-      collection: slugs.products,
-      data: {
-        name: 'Rules, printed',
-        type: 'PHYSICAL',
-        priceEUR: 10,
-        totalStock: 50,
-        currentStock: 50,
-        isAvailable: true,
-      },
-    })
-  ).id as number
+  printedId = await createPrintedBook(payload, { name: 'Rules, printed', stock: 50 })
 })
 
 afterAll(async () => {

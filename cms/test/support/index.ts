@@ -5,19 +5,10 @@ export { TS_NODE_ARGS } from './nodeArgs'
 export { s3Env, startLocalS3 } from './s3Server'
 export type { LocalS3 } from './s3Server'
 export { storedBookFile } from './bookFile'
-export { adminClient, createStaff, signedIn, XHR } from '../admin/client'
+export { adminClient, createStaff, signedIn, signedInNewAdmin, XHR } from '../admin/client'
 export type { AdminClient } from '../admin/client'
 export { releaseReservedStock } from '../../src/db/stock'
 export { sqlite } from '../../src/db/engine'
-export {
-  api,
-  createOrder,
-  getOrder,
-  paymentsOf,
-  productIdOf,
-  SHIPPING,
-  waitFor,
-  waitForStatus,
-} from './shopApi'
+export * from './shopApi'
 export { blob, pdfDocument, pngImage, productForm, validFields } from '../admin/fixtures'
 export { answeredWithout5xx, payloadWritesBesideCheckouts } from '../db/payloadWritesScenario'

@@ -41,6 +41,25 @@ export async function productIdOf(payload: Payload, type: 'DIGITAL' | 'PHYSICAL'
   return found.docs[0]!.id as number
 }
 
+/** A printed book for sale, `stock` copies of it: its product id. */
+export async function createPrintedBook(
+  payload: Payload,
+  { name, stock, priceEUR = 10 }: { name: string; stock: number; priceEUR?: number },
+): Promise<number> {
+  const book = await payload.create({
+    collection: slugs.products,
+    data: {
+      name,
+      type: 'PHYSICAL',
+      priceEUR,
+      totalStock: stock,
+      currentStock: stock,
+      isAvailable: true,
+    },
+  })
+  return book.id as number
+}
+
 export const SHIPPING = {
   shippingName: 'Ada Lovelace',
   shippingAddressLine1: '1 Analytical Street',

@@ -5,7 +5,15 @@ import type { ChainSource } from '@shop/chain'
 import { slugs } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import { paymentsOf as paymentsOfOrder } from './support'
-import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
+import {
+  api,
+  createOrder,
+  getOrder,
+  payInTestMode,
+  productIdOf,
+  startPaymentsHarness,
+  waitFor,
+} from './support'
 
 /**
  * Whether a payment is on time is decided by the chain's time, not the worker's clock when it
@@ -44,12 +52,7 @@ async function orderExpiringIn(ms: number) {
   return { id, expiresAt }
 }
 
-const pay = async (orderId: string, amountBSV?: string) => {
-  const { status } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, {
-    body: amountBSV ? { amountBSV } : {},
-  })
-  expect(status).toBe(200)
-}
+const pay = (orderId: string, amountBSV?: string) => payInTestMode(h.shop, orderId, amountBSV)
 const mine = async () =>
   expect((await api(h.shop, '/api/test-mode/mine', { body: {} })).status).toBe(200)
 const paymentsOf = (orderId: string) => paymentsOfOrder(h.shop.payload, orderId)

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import type { AdminClient } from '@shop/cms/testing'
-import { createStaff, signedIn, sqlite } from '@shop/cms/testing'
+import { signedInNewAdmin, sqlite } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import {
   api,
   createOrder,
   getOrder,
+  payInTestMode,
   paymentsOf,
   productIdOf,
   startPaymentsHarness,
@@ -33,20 +34,14 @@ let pdfId: number
 beforeAll(async () => {
   h = await startPaymentsHarness()
   pdfId = await productIdOf(h.shop.payload, 'DIGITAL')
-  await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
-  admin = await signedIn(h.shop.url, OWNER.email, OWNER.password)
+  admin = await signedInNewAdmin(h.shop, OWNER)
 })
 
 afterAll(async () => {
   await h?.close()
 })
 
-const pay = async (orderId: string, amountBSV?: string) => {
-  const { status } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, {
-    body: amountBSV ? { amountBSV } : {},
-  })
-  expect(status).toBe(200)
-}
+const pay = (orderId: string, amountBSV?: string) => payInTestMode(h.shop, orderId, amountBSV)
 const mine = () => api(h.shop, '/api/test-mode/mine', { body: {} })
 
 /** The order's expiry moved into the past: the next look decides it. */

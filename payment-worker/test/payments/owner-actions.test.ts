@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '@shop/cms/engine'
 import type { Order, Product } from '@shop/cms/engine'
 import type { AdminClient } from '@shop/cms/testing'
-import { createStaff, signedIn } from '@shop/cms/testing'
+import { signedInNewAdmin } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import {
   api,
   createOrder,
   getOrder,
+  payInTestMode,
   paymentsOf,
   productIdOf,
   startPaymentsHarness,
@@ -77,8 +78,7 @@ beforeAll(async () => {
     },
   })
   printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
-  await createStaff({ payload: h.shop.payload, ...OWNER, role: 'admin' })
-  admin = await signedIn(h.shop.url, OWNER.email, OWNER.password)
+  admin = await signedInNewAdmin(h.shop, OWNER)
 })
 
 afterAll(async () => {
@@ -89,13 +89,7 @@ afterAll(async () => {
 const stock = async () =>
   ((await h.shop.payload.findByID({ collection: slugs.products, id: printedId })) as Product)
     .currentStock
-const pay = async (orderId: string, amountBSV?: string) => {
-  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, {
-    body: amountBSV ? { amountBSV } : {},
-  })
-  expect(status).toBe(200)
-  return String(body.txid)
-}
+const pay = (orderId: string, amountBSV?: string) => payInTestMode(h.shop, orderId, amountBSV)
 const mine = () => api(h.shop, '/api/test-mode/mine', { body: {} })
 /** Moves an order's expiry into the past: the worker expires it at its next look. */
 const expire = async (orderId: string, agoMs = 1000) => {

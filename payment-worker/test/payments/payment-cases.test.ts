@@ -10,6 +10,7 @@ import {
   api,
   createOrder,
   getOrder,
+  payInTestMode,
   productIdOf,
   SHIPPING,
   startPaymentsHarness,
@@ -31,13 +32,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const pay = async (orderId: string, amountBSV?: string) => {
-  const { status, body } = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, {
-    body: amountBSV ? { amountBSV } : {},
-  })
-  expect(status).toBe(200)
-  return String(body.txid)
-}
+const pay = (orderId: string, amountBSV?: string) => payInTestMode(h.shop, orderId, amountBSV)
 const mine = () => api(h.shop, '/api/test-mode/mine', { body: {} })
 const paymentsOf = (orderId: string) => paymentsOfOrder(h.shop.payload, orderId)
 const stockOf = async (id: number) =>

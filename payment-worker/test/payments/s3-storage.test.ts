@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { LocalS3 } from '@shop/cms/testing'
-import { createStaff, s3Env, signedIn, startLocalS3 } from '@shop/cms/testing'
+import { s3Env, signedInNewAdmin, startLocalS3 } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import { api, createOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
@@ -101,8 +101,7 @@ describe('STORAGE=s3', () => {
 
   it('takes a cover uploaded through the admin API into the bucket, and serves it', async () => {
     const owner = { email: 's3-owner@example.com', password: 'Quartz-ledger-owner-7193' }
-    await createStaff({ payload: h.shop.payload, ...owner, role: 'admin' })
-    const admin = await signedIn(h.shop.url, owner.email, owner.password)
+    const admin = await signedInNewAdmin(h.shop, owner)
     // A 1x1 PNG.
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',

@@ -3,6 +3,7 @@ import crypto from 'node:crypto'
 import { Utils } from '@bsv/sdk'
 import type { InStatement } from '@libsql/client'
 import type { Payload } from 'payload'
+import { expect } from 'vitest'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
 import type { ChainSource } from '@shop/chain'
@@ -10,7 +11,7 @@ import { createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
-import { sqlite, startTestShop } from '@shop/cms/testing'
+import { api, sqlite, startTestShop } from '@shop/cms/testing'
 import { loadEmailRenderer } from '@shop/cms/engine'
 
 export {
@@ -203,4 +204,20 @@ export async function startWorkerPastTip(
   await worker.runOnce()
   offset = 0
   return { worker, moveClock: (ms) => (offset += ms) }
+}
+
+/**
+ * Pays an order from the simulator's wallet through the test-mode API, `amountBSV` or the amount
+ * due: the payment's txid.
+ */
+export async function payInTestMode(
+  shop: TestShop,
+  orderId: string,
+  amountBSV?: string,
+): Promise<string> {
+  const { status, body } = await api(shop, `/api/test-mode/orders/${orderId}/pay`, {
+    body: amountBSV ? { amountBSV } : {},
+  })
+  expect(status).toBe(200)
+  return String(body.txid)
 }

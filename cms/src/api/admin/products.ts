@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express'
+import type { Request, RequestHandler, Response, Router } from 'express'
 import multer from 'multer'
 import type { Payload } from 'payload'
 
@@ -69,20 +69,29 @@ export function productRoutes(
     res.json(await listAdminProducts({ payload }))
   })
 
-  router.post('/products', productForm, async (req, res) => {
+  /**
+   * Saves the product form as a new product (no id) or over product `id`; answers a refusal
+   * (400 with the fields' errors, or 404) itself and returns the saved product otherwise.
+   */
+  async function saveForm(req: Request, res: Response, id?: string) {
     const result = await saveAdminProduct({
       payload,
+      id,
       fields: req.body ?? {},
       files: filesOf(req.files),
     })
-    if (!result.ok) {
-      res
-        .status(result.status)
-        .json(result.status === 400 ? { errors: result.errors } : { error: result.error })
-      return
-    }
-    logger.info({ productId: result.product.id }, 'product created')
-    res.status(201).json(result.product)
+    if (result.ok) return result.product
+    res
+      .status(result.status)
+      .json(result.status === 400 ? { errors: result.errors } : { error: result.error })
+    return null
+  }
+
+  router.post('/products', productForm, async (req, res) => {
+    const product = await saveForm(req, res)
+    if (!product) return
+    logger.info({ productId: product.id }, 'product created')
+    res.status(201).json(product)
   })
 
   router.get('/products/:id', async (req, res) => {
@@ -101,20 +110,10 @@ export function productRoutes(
       res.status(404).json(notFound)
       return
     }
-    const result = await saveAdminProduct({
-      payload,
-      id,
-      fields: req.body ?? {},
-      files: filesOf(req.files),
-    })
-    if (!result.ok) {
-      res
-        .status(result.status)
-        .json(result.status === 400 ? { errors: result.errors } : { error: result.error })
-      return
-    }
+    const product = await saveForm(req, res, id)
+    if (!product) return
     logger.info({ productId: id }, 'product updated')
-    res.json(result.product)
+    res.json(product)
   })
 
   // Soft delete and restore differ only in the marker they set.

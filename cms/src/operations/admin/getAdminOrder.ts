@@ -61,3 +61,22 @@ export async function withPayments({
     history: toAdminOrderHistory(order),
   }
 }
+
+/** What an admin's change to an order answers: the order as it now stands, or why not. */
+export type AdminOrderChange =
+  { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
+
+export const ORDER_NOT_FOUND = { ok: false, status: 404, error: 'Order not found.' } as const
+
+/** Ends an admin's change to order `id`: the order read again, with its payments and history. */
+export async function changedOrder({
+  payload,
+  id,
+}: {
+  payload: Payload
+  id: string
+}): Promise<AdminOrderChange> {
+  const updated = await findOrderDoc({ payload, id })
+  if (!updated) return ORDER_NOT_FOUND
+  return { ok: true, order: await withPayments({ payload, order: updated }) }
+}

@@ -9,16 +9,13 @@ import {
 } from '@shop/domain'
 
 import { slugs } from '../../collections/slugs'
-import type { AdminOrderDetail } from './adminOrder'
-import { findOrderDoc, withPayments } from './getAdminOrder'
+import type { AdminOrderChange } from './getAdminOrder'
+import { changedOrder, findOrderDoc, ORDER_NOT_FOUND } from './getAdminOrder'
 
 function trackingProblem(tracking: string): string | null {
   const parsed = trackingNumberSchema.safeParse(tracking)
   return parsed.success ? null : firstProblem(parsed.error)
 }
-
-export type MarkShippedResult =
-  { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
 
 /**
  * PROCESSING_DELIVERY -> SHIPPED for a physical order, with its tracking number. The Orders
@@ -33,12 +30,12 @@ export async function markOrderShipped({
   payload: Payload
   id: string
   trackingNumber: string
-}): Promise<MarkShippedResult> {
+}): Promise<AdminOrderChange> {
   const tracking = trackingNumber.trim()
   const invalid = trackingProblem(tracking)
   if (invalid) return { ok: false, status: 400, error: invalid }
   const order = await findOrderDoc({ payload, id })
-  if (!order) return { ok: false, status: 404, error: 'Order not found.' }
+  if (!order) return ORDER_NOT_FOUND
   if (!isPhysical(order.productType)) {
     return {
       ok: false,
@@ -74,9 +71,7 @@ export async function markOrderShipped({
       error: 'Order changed meanwhile: it is no longer waiting for delivery.',
     }
   }
-  const updated = await findOrderDoc({ payload, id: order.id })
-  if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
-  return { ok: true, order: await withPayments({ payload, order: updated }) }
+  return changedOrder({ payload, id: order.id })
 }
 
 /**
@@ -95,12 +90,12 @@ export async function correctTrackingNumber({
   trackingNumber: string
   note: string
   by: string
-}): Promise<MarkShippedResult> {
+}): Promise<AdminOrderChange> {
   const parsed = correctTrackingSchema.safeParse({ trackingNumber, note })
   if (!parsed.success) return { ok: false, status: 400, error: firstProblem(parsed.error) }
   const tracking = parsed.data.trackingNumber
   const order = await findOrderDoc({ payload, id })
-  if (!order) return { ok: false, status: 404, error: 'Order not found.' }
+  if (!order) return ORDER_NOT_FOUND
   if (order.status !== 'SHIPPED')
     return {
       ok: false,
@@ -116,7 +111,5 @@ export async function correctTrackingNumber({
     depth: 0,
     context: { historyEntry: { action: 'tracking', by, note: parsed.data.note || undefined } },
   })
-  const updated = await findOrderDoc({ payload, id: order.id })
-  if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
-  return { ok: true, order: await withPayments({ payload, order: updated }) }
+  return changedOrder({ payload, id: order.id })
 }

@@ -6,8 +6,8 @@ import type { ExpectedStatusContext } from '../../collections/Orders/hooks/enfor
 import type { OrderHistoryContext } from '../../collections/Orders/hooks/recordHistory'
 import { slugs } from '../../collections/slugs'
 import type { Order } from '../../payload-types'
-import type { AdminOrderDetail } from './adminOrder'
-import { findOrderDoc, withPayments } from './getAdminOrder'
+import type { AdminOrderChange } from './getAdminOrder'
+import { changedOrder, findOrderDoc, ORDER_NOT_FOUND } from './getAdminOrder'
 
 const DONE: Record<OwnerOrderAction, string> = {
   'mark-paid': 'marked as paid',
@@ -15,9 +15,6 @@ const DONE: Record<OwnerOrderAction, string> = {
   refund: 'given a refund',
   settle: 'settled',
 }
-
-export type OrderActionResult =
-  { ok: true; order: AdminOrderDetail } | { ok: false; status: 400 | 404 | 409; error: string }
 
 /**
  * One of the owner's actions on an order (mark paid, cancel, record a refund, settle), through
@@ -40,14 +37,14 @@ export async function takeOrderAction({
   txid?: string
   /** The signed-in admin's e-mail. */
   by: string
-}): Promise<OrderActionResult> {
+}): Promise<AdminOrderChange> {
   const parsed = orderActionSchema.safeParse({ action, note, txid })
   if (!parsed.success) return { ok: false, status: 400, error: firstProblem(parsed.error) }
   const why = parsed.data.note
   const refundTxid = parsed.data.txid
 
   const order = await findOrderDoc({ payload, id })
-  if (!order) return { ok: false, status: 404, error: 'Order not found.' }
+  if (!order) return ORDER_NOT_FOUND
   const from = order.status as OrderStatus
   if (!ownerMayTake(action, from))
     return { ok: false, status: 409, error: `Order is ${from}: it cannot be ${DONE[action]}.` }
@@ -75,9 +72,7 @@ export async function takeOrderAction({
       return { ok: false, status: 409, error: message }
     throw error
   }
-  const updated = await findOrderDoc({ payload, id: order.id })
-  if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
-  return { ok: true, order: await withPayments({ payload, order: updated }) }
+  return changedOrder({ payload, id: order.id })
 }
 
 /**
@@ -93,9 +88,9 @@ export async function requestOrderRecheck({
   payload: Payload
   id: string
   by: string
-}): Promise<OrderActionResult> {
+}): Promise<AdminOrderChange> {
   const order = await findOrderDoc({ payload, id })
-  if (!order) return { ok: false, status: 404, error: 'Order not found.' }
+  if (!order) return ORDER_NOT_FOUND
   const context: OrderHistoryContext = { historyEntry: { action: 'recheck', by } }
   await payload.update({
     collection: slugs.orders,
@@ -104,7 +99,5 @@ export async function requestOrderRecheck({
     depth: 0,
     context,
   })
-  const updated = await findOrderDoc({ payload, id: order.id })
-  if (!updated) return { ok: false, status: 404, error: 'Order not found.' }
-  return { ok: true, order: await withPayments({ payload, order: updated }) }
+  return changedOrder({ payload, id: order.id })
 }
