@@ -267,7 +267,7 @@ async function judgeMissing({
       if (spender && spender !== 'unspent' && spender !== 'unknown' && spender !== txid)
         return {
           kind: 'invalid',
-          reason: `Double-spent: the output ${outpoint} it spent was spent by ${spender}. It does not count.`,
+          reason: `The transaction was double-spent: the output ${outpoint} it spent was spent by ${spender}. It does not count.`,
         }
     }
   }
