@@ -372,6 +372,27 @@ export async function startChainSimulator({
     return addresses
   }
 
+  /**
+   * A bulk history answer: for each address of the request's body (in its order), the address,
+   * its script hash and its `part` of the history.
+   */
+  const sendBulk = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    part: (address: string) => object,
+  ) => {
+    const addresses = await addressesOf(req)
+    send(
+      res,
+      200,
+      addresses.map((address) => ({
+        address,
+        script: scriptHashOf(address) ?? '',
+        ...part(address),
+      })),
+    )
+  }
+
   const blockHash = (height: number) =>
     crypto.createHash('sha256').update(`simulated block ${network} ${height}`).digest('hex')
 
@@ -564,36 +585,20 @@ export async function startChainSimulator({
     }
     const bulk = /^\/addresses\/(confirmed|unconfirmed)\/history$/.exec(route)
     if (bulk && method === 'POST') {
-      const addresses = await addressesOf(req)
       const kind = bulk[1] as Kind
       const cap = kind === 'confirmed' ? pages.bulkConfirmed : pages.bulkUnconfirmed
       const budget = { left: cap }
-      return send(
-        res,
-        200,
-        addresses.map((address) => ({
-          address,
-          script: scriptHashOf(address) ?? '',
-          ...bulkPart(address, kind, budget, cap),
-        })),
-      )
+      return sendBulk(req, res, (address) => bulkPart(address, kind, budget, cap))
     }
     if (route === '/addresses/history/all' && method === 'POST') {
-      const addresses = await addressesOf(req)
       const budgets = {
         confirmed: { left: pages.historyAll },
         unconfirmed: { left: pages.historyAll },
       }
-      return send(
-        res,
-        200,
-        addresses.map((address) => ({
-          address,
-          script: scriptHashOf(address) ?? '',
-          unconfirmed: bulkPart(address, 'unconfirmed', budgets.unconfirmed, pages.historyAll),
-          confirmed: bulkPart(address, 'confirmed', budgets.confirmed, pages.historyAll),
-        })),
-      )
+      return sendBulk(req, res, (address) => ({
+        unconfirmed: bulkPart(address, 'unconfirmed', budgets.unconfirmed, pages.historyAll),
+        confirmed: bulkPart(address, 'confirmed', budgets.confirmed, pages.historyAll),
+      }))
     }
     const single = /^\/address\/([^/]+)\/(confirmed|unconfirmed)\/history$/.exec(route)
     if (single && method === 'GET') {

@@ -1,3 +1,4 @@
+import { chainErrorsText } from '@shop/domain'
 import { Button, Heading, Section, Text } from '@react-email/components'
 import type { ReactElement } from 'react'
 
@@ -6,18 +7,6 @@ import type { ChainOutageEmailProps } from './types'
 
 const SOURCE_NAMES = { simulator: 'the test-mode chain simulator', whatsonchain: 'WhatsOnChain' }
 const when = (iso: string) => new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC')
-
-/** The chain client's errors, in the owner's words. */
-export const CHAIN_ERROR_NAMES: Record<string, string> = {
-  throttled: 'throttled answers (429)',
-  'daily-cap': 'refusals at the daily cap',
-  server: 'server errors (5xx)',
-  network: 'network failures',
-  'not-found': 'lookups not found (404)',
-  address: 'address failures',
-  'bad-answer': 'unreadable answers',
-}
-
 const count = (n: number) => n.toLocaleString('en-US')
 
 /** What the owner can check first, from what the chain client saw. */
@@ -49,9 +38,7 @@ export function chainSourceDown({ shop, outage }: ChainOutageEmailProps): {
         `Requests today: ${count(usage.callsToday)}${usage.capPerDay === null ? '' : ` of ${count(usage.capPerDay)}`}.`,
         usage.throttledUntil ? `Asked to wait until ${when(usage.throttledUntil)}.` : '',
         usage.errorsLastHour.length > 0
-          ? `Errors in the last hour: ${usage.errorsLastHour
-              .map((e) => `${count(e.count)} ${CHAIN_ERROR_NAMES[e.kind] ?? e.kind}`)
-              .join(', ')}.`
+          ? `Errors in the last hour: ${chainErrorsText(usage.errorsLastHour)}.`
           : 'No error in the last hour.',
         usage.failingAddressCount > 0
           ? `${count(usage.failingAddressCount)} address(es) failing on their own.`

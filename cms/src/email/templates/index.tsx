@@ -9,7 +9,7 @@ import { OrderRecap } from './OrderRecap'
 import { ShopEmail, styles } from './ShopEmail'
 import type { EmailProps } from './types'
 
-export { CHAIN_ERROR_NAMES, chainSourceDown } from './ChainSourceDown'
+export { chainSourceDown } from './ChainSourceDown'
 export type {
   ChainOutage,
   ChainOutageEmailProps,

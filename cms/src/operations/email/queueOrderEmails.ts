@@ -4,6 +4,14 @@ import type { EmailKind } from '../../collections/EmailOutbox'
 import { slugs } from '../../collections/slugs'
 import type { Order } from '../../payload-types'
 
+/** Which order a buyer e-mail is about, and the request whose transaction it belongs to. */
+export type OrderEmailTarget = {
+  payload: Payload
+  orderId: string
+  /** The request whose transaction the message belongs to (the Orders status seam's). */
+  req?: PayloadRequest
+}
+
 /**
  * Puts one buyer e-mail in the outbox: at most one per order and kind (the unique key), so
  * queueing twice (a retried request, a restarted worker) sends once. Never throws: mail must
@@ -18,12 +26,8 @@ export async function queueOrderEmail({
   req,
   createdPerAddressPerHour,
   keySuffix,
-}: {
-  payload: Payload
-  orderId: string
+}: OrderEmailTarget & {
   kind: EmailKind
-  /** The request whose transaction the message belongs to (the Orders status seam's). */
-  req?: PayloadRequest
   /** At most this many "order created" e-mails to one address an hour (EMAILS_PER_ADDRESS_PER_HOUR). */
   createdPerAddressPerHour?: number
   /** The buyer's address when the caller has it (saves reading the order). */
@@ -138,12 +142,5 @@ export async function queueOrderCreatedEmails({
   return queued
 }
 
-export const queueOrderPaidEmail = ({
-  payload,
-  orderId,
-  req,
-}: {
-  payload: Payload
-  orderId: string
-  req?: PayloadRequest
-}) => queueOrderEmail({ payload, orderId, kind: 'order-paid', req })
+export const queueOrderPaidEmail = ({ payload, orderId, req }: OrderEmailTarget) =>
+  queueOrderEmail({ payload, orderId, kind: 'order-paid', req })

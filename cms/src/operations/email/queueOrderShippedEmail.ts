@@ -1,6 +1,5 @@
-import type { Payload, PayloadRequest } from 'payload'
-
 import { queueOrderEmail } from './queueOrderEmails'
+import type { OrderEmailTarget } from './queueOrderEmails'
 
 /**
  * The buyer's shipped e-mail (with the tracking number stored on the order), queued by the
@@ -10,10 +9,6 @@ export function queueOrderShippedEmail({
   payload,
   orderId,
   req,
-}: {
-  payload: Payload
-  orderId: string
-  req?: PayloadRequest
-}): Promise<boolean> {
+}: OrderEmailTarget): Promise<boolean> {
   return queueOrderEmail({ payload, orderId, kind: 'order-shipped', req })
 }

@@ -3,6 +3,7 @@ import type { ChangePasswordInput } from '@shop/domain'
 import { useState } from 'react'
 import { toast } from 'react-toastify'
 
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
 import { FormError, InputField } from '@/components/admin/FormField'
 import { useAdminSession } from '@/lib/admin/admin-session'
 import { showServerErrors, useZodForm } from '@/lib/admin/form'
@@ -38,15 +39,12 @@ export function ProfileRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1>Profile</h1>
-          <p className="muted">
-            Signed in as <strong>{admin?.email}</strong>
-            {admin?.name ? ` (${admin.name})` : ''}.
-          </p>
-        </div>
-      </header>
+      <AdminPageHeader title="Profile">
+        <p className="muted">
+          Signed in as <strong>{admin?.email}</strong>
+          {admin?.name ? ` (${admin.name})` : ''}.
+        </p>
+      </AdminPageHeader>
       <form
         className="card admin-panel admin-form admin-form--narrow"
         onSubmit={form.handleSubmit(onSubmit)}

@@ -1,19 +1,9 @@
+import { chainErrorsText } from '@shop/domain'
 import type { ChainUsage } from '@shop/domain'
 import { Link } from 'react-router-dom'
 
 import { paths } from '@/config/paths'
 import { dateTime } from '@/lib/admin/format'
-
-/** The chain client's errors, in the owner's words. */
-export const CHAIN_ERROR_NAMES: Record<string, string> = {
-  throttled: 'throttled answers (429)',
-  'daily-cap': 'refusals at the daily cap',
-  server: 'server errors (5xx)',
-  network: 'network failures',
-  'not-found': 'lookups not found (404)',
-  address: 'address failures',
-  'bad-answer': 'unreadable answers',
-}
 
 const count = (n: number) => n.toLocaleString('en-US')
 
@@ -24,9 +14,9 @@ export function callsTodayText(usage: Pick<ChainUsage, 'callsToday' | 'capPerDay
   return `${count(usage.callsToday)} of ${count(usage.capPerDay)} (${share}%)`
 }
 
+/** The last hour's errors by kind, or "None". */
 export function errorsText(errors: ChainUsage['errorsLastHour']): string {
-  if (errors.length === 0) return 'None'
-  return errors.map((e) => `${count(e.count)} ${CHAIN_ERROR_NAMES[e.kind] ?? e.kind}`).join(', ')
+  return errors.length === 0 ? 'None' : chainErrorsText(errors)
 }
 
 /**

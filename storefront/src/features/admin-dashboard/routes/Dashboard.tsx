@@ -8,6 +8,7 @@ import { CMS_URL, paths } from '@/config/paths'
 import { getStats } from '../api/dashboard'
 import { HealthList } from '../components/HealthList'
 import { SalesPanel } from '../components/SalesPanel'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
 import { Icon } from '@/components/admin/Icon'
 import type { IconName } from '@/components/admin/Icon'
 import { useAdminSession } from '@/lib/admin/admin-session'
@@ -103,12 +104,9 @@ export function DashboardRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1>Dashboard</h1>
-          <p className="muted">Welcome, {admin?.name || admin?.email}!</p>
-        </div>
-      </header>
+      <AdminPageHeader title="Dashboard">
+        <p className="muted">Welcome, {admin?.name || admin?.email}!</p>
+      </AdminPageHeader>
 
       <EmailDeliveryWarning delivery={stats.data?.emailDelivery} />
 

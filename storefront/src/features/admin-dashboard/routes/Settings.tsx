@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router-dom'
 import useSWR from 'swr'
 
 import type { AdminSettings } from '../api/dashboard'
 import { getSettings } from '../api/dashboard'
 import { HealthList } from '../components/HealthList'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
 import { paths } from '@/config/paths'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
@@ -93,19 +93,17 @@ export function SettingsRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <p className="admin-breadcrumb">
-            <Link to={paths.admin.dashboard}>Dashboard</Link> / Settings
-          </p>
-          <h1>Settings</h1>
-          <p className="muted">
-            The settings in force. They come from the shop&apos;s environment (the .env file or the
-            container&apos;s settings): change them there and restart the shop. Passwords and keys
-            are never shown, only whether they are set.
-          </p>
-        </div>
-      </header>
+      <AdminPageHeader
+        title="Settings"
+        back={{ to: paths.admin.dashboard, label: 'Dashboard' }}
+        here="Settings"
+      >
+        <p className="muted">
+          The settings in force. They come from the shop&apos;s environment (the .env file or the
+          container&apos;s settings): change them there and restart the shop. Passwords and keys are
+          never shown, only whether they are set.
+        </p>
+      </AdminPageHeader>
       {settings.error ? (
         <p className="admin-alert admin-alert--error" role="alert">
           {settings.error instanceof Error

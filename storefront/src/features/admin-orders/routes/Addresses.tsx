@@ -4,13 +4,44 @@ import useSWR from 'swr'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 
+import type { AdminAddress } from '../api/addresses'
 import { ADDRESSES_CSV_URL, getAddresses } from '../api/addresses'
 import { statusLabel } from '../api/orders'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { bsv } from '@/lib/admin/format'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
+import type { AdminColumn } from '@/components/admin/AdminTable'
+import { AdminTable } from '@/components/admin/AdminTable'
 import { Pager } from '@/components/admin/Pager'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+
+const COLUMNS: AdminColumn<AdminAddress>[] = [
+  { label: 'Index', className: 'admin-mono', cell: (row) => `m/0/${row.index}` },
+  { label: 'Address', className: 'admin-mono admin-break', cell: (row) => row.address },
+  {
+    label: 'Order',
+    cell: (row) =>
+      row.orderId ? (
+        <span className="admin-address-order">
+          <Link to={paths.admin.order(row.orderId)} className="admin-mono" title={row.orderId}>
+            {row.orderId.slice(0, 8)}
+          </Link>
+          {row.status ? <OrderStatusBadge status={row.status} /> : null}
+        </span>
+      ) : (
+        <span className="muted" title="The checkout that took it did not finish.">
+          no order
+        </span>
+      ),
+  },
+  {
+    label: 'Received',
+    numeric: true,
+    ariaLabel: (row) => (row.status ? statusLabel(row.status) : undefined),
+    cell: (row) => (row.receivedSatoshis > 0 ? bsv(row.receivedSatoshis) : '—'),
+  },
+]
 
 /**
  * The watch-only view of the owner's wallet: every address the shop gave out (0/n of the xpub),
@@ -28,21 +59,20 @@ export function AddressesRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <p className="admin-breadcrumb">
-            <Link to={paths.admin.dashboard}>Dashboard</Link> /
-          </p>
-          <h1>Addresses</h1>
-          <p className="muted">
-            Every payment address the shop gave out, newest first. Your wallet shows the same
-            addresses at the path m/0/n of the key you configured.
-          </p>
-        </div>
-        <a className="button button--ghost" href={ADDRESSES_CSV_URL} download>
-          Export CSV
-        </a>
-      </header>
+      <AdminPageHeader
+        title="Addresses"
+        back={{ to: paths.admin.dashboard, label: 'Dashboard' }}
+        actions={
+          <a className="button button--ghost" href={ADDRESSES_CSV_URL} download>
+            Export CSV
+          </a>
+        }
+      >
+        <p className="muted">
+          Every payment address the shop gave out, newest first. Your wallet shows the same
+          addresses at the path m/0/n of the key you configured.
+        </p>
+      </AdminPageHeader>
       {isLoading ? (
         <LoadingState label="Loading addresses…" />
       ) : error ? (
@@ -54,57 +84,12 @@ export function AddressesRoute() {
         <EmptyState>No address has been given out yet.</EmptyState>
       ) : (
         <>
-          <div className="card admin-table-wrap">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Index</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Order</th>
-                  <th scope="col" className="admin-num">
-                    Received
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.addresses.map((row) => (
-                  <tr key={row.index} data-index={row.index}>
-                    <td data-label="Index" className="admin-mono">
-                      m/0/{row.index}
-                    </td>
-                    <td data-label="Address" className="admin-mono admin-break">
-                      {row.address}
-                    </td>
-                    <td data-label="Order">
-                      {row.orderId ? (
-                        <span className="admin-address-order">
-                          <Link
-                            to={paths.admin.order(row.orderId)}
-                            className="admin-mono"
-                            title={row.orderId}
-                          >
-                            {row.orderId.slice(0, 8)}
-                          </Link>
-                          {row.status ? <OrderStatusBadge status={row.status} /> : null}
-                        </span>
-                      ) : (
-                        <span className="muted" title="The checkout that took it did not finish.">
-                          no order
-                        </span>
-                      )}
-                    </td>
-                    <td
-                      data-label="Received"
-                      className="admin-num"
-                      aria-label={row.status ? statusLabel(row.status) : undefined}
-                    >
-                      {row.receivedSatoshis > 0 ? bsv(row.receivedSatoshis) : '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={COLUMNS}
+            rows={data.addresses}
+            rowKey={(row) => row.index}
+            rowAttributes={(row) => ({ 'data-index': row.index })}
+          />
           <Pager page={data.currentPage} totalPages={data.totalPages} onPage={goTo} />
         </>
       )}

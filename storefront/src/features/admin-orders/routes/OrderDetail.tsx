@@ -9,7 +9,7 @@ import { ErrorState, LoadingState } from '@/components/ui/StatusMessage'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 
-import type { AdminOrderDetail } from '../api/orders'
+import type { AdminOrderDetail, AdminPayment } from '../api/orders'
 import { correctTracking, getOrder, markShipped } from '../api/orders'
 import { OrderHistory, OrderSettling } from '../components/OrderSettling'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
@@ -24,6 +24,9 @@ import {
 } from '@/lib/admin/format'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
+import type { AdminColumn } from '@/components/admin/AdminTable'
+import { AdminTable } from '@/components/admin/AdminTable'
 import { EmailText } from '@/components/admin/EmailText'
 import { FormField } from '@/components/admin/FormField'
 import { useZodForm } from '@/lib/admin/form'
@@ -52,6 +55,43 @@ function TxLink({ txid }: { txid: string }) {
     </a>
   )
 }
+
+const PAYMENT_COLUMNS: AdminColumn<AdminPayment>[] = [
+  {
+    label: 'Transaction',
+    cell: (payment) => (
+      <div>
+        <TxLink txid={payment.txid} />
+        {payment.vout > 0 ? <span className="admin-table__sub">output {payment.vout}</span> : null}
+      </div>
+    ),
+  },
+  { label: 'Amount', numeric: true, cell: (payment) => bsv(payment.satoshis) },
+  {
+    label: 'Seen',
+    cell: (payment) => (
+      <div>
+        {dateTime(payment.seenAt)}
+        {payment.late ? (
+          <span className="admin-badge admin-badge--warning admin-badge--inline">late</span>
+        ) : null}
+      </div>
+    ),
+  },
+  {
+    label: 'Confirmation',
+    cell: (payment) =>
+      payment.invalidatedAt ? (
+        <span className="admin-badge admin-badge--error" title={payment.invalidReason ?? undefined}>
+          invalid
+        </span>
+      ) : payment.confirmedAt ? (
+        <span className="admin-badge admin-badge--success">confirmed</span>
+      ) : (
+        <span className="admin-badge admin-badge--warning">unconfirmed</span>
+      ),
+  },
+]
 
 export function OrderDetailRoute() {
   const { orderId = '' } = useParams()
@@ -92,20 +132,20 @@ export function OrderDetailRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <p className="admin-breadcrumb">
-            <Link to={paths.admin.orders}>Orders</Link> /
-          </p>
-          <h1 className="admin-order-title">
+      <AdminPageHeader
+        back={{ to: paths.admin.orders, label: 'Orders' }}
+        titleClassName="admin-order-title"
+        title={
+          <>
             Order <span className="admin-mono">{order.id.slice(0, 8)}</span>{' '}
             <OrderStatusBadge status={order.status} />
-          </h1>
-          <p className="muted admin-break">
-            {order.id} · placed {dateTime(order.createdAt)}
-          </p>
-        </div>
-      </header>
+          </>
+        }
+      >
+        <p className="muted admin-break">
+          {order.id} · placed {dateTime(order.createdAt)}
+        </p>
+      </AdminPageHeader>
 
       {order.attention ? (
         <div className="admin-alert admin-alert--error" role="alert">
@@ -227,61 +267,12 @@ export function OrderDetailRoute() {
         {!order.payments || order.payments.length === 0 ? (
           <p className="muted">No payment received yet.</p>
         ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table admin-table--plain">
-              <thead>
-                <tr>
-                  <th scope="col">Transaction</th>
-                  <th scope="col" className="admin-num">
-                    Amount
-                  </th>
-                  <th scope="col">Seen</th>
-                  <th scope="col">Confirmation</th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.payments.map((payment) => (
-                  <tr key={`${payment.txid}:${payment.vout}`}>
-                    <td data-label="Transaction">
-                      <div>
-                        <TxLink txid={payment.txid} />
-                        {payment.vout > 0 ? (
-                          <span className="admin-table__sub">output {payment.vout}</span>
-                        ) : null}
-                      </div>
-                    </td>
-                    <td data-label="Amount" className="admin-num">
-                      {bsv(payment.satoshis)}
-                    </td>
-                    <td data-label="Seen">
-                      <div>
-                        {dateTime(payment.seenAt)}
-                        {payment.late ? (
-                          <span className="admin-badge admin-badge--warning admin-badge--inline">
-                            late
-                          </span>
-                        ) : null}
-                      </div>
-                    </td>
-                    <td data-label="Confirmation">
-                      {payment.invalidatedAt ? (
-                        <span
-                          className="admin-badge admin-badge--error"
-                          title={payment.invalidReason ?? undefined}
-                        >
-                          invalid
-                        </span>
-                      ) : payment.confirmedAt ? (
-                        <span className="admin-badge admin-badge--success">confirmed</span>
-                      ) : (
-                        <span className="admin-badge admin-badge--warning">unconfirmed</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            plain
+            columns={PAYMENT_COLUMNS}
+            rows={order.payments}
+            rowKey={(payment) => `${payment.txid}:${payment.vout}`}
+          />
         )}
       </div>
       <OrderHistory history={order.history ?? []} />

@@ -12,6 +12,9 @@ import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import { dateTime, euro } from '@/lib/admin/format'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
+import type { AdminColumn } from '@/components/admin/AdminTable'
+import { AdminTable } from '@/components/admin/AdminTable'
 import { Pager } from '@/components/admin/Pager'
 import { EmailText } from '@/components/admin/EmailText'
 
@@ -25,6 +28,44 @@ function exceptionMarks(order: AdminOrder): string[] {
     order.attention && 'Needs attention',
   ].filter((mark): mark is string => Boolean(mark))
 }
+
+const COLUMNS: AdminColumn<AdminOrder>[] = [
+  {
+    label: 'Order',
+    cell: (order) => (
+      <Link to={paths.admin.order(order.id)} className="admin-mono" title={order.id}>
+        {order.id.slice(0, 8)}
+      </Link>
+    ),
+  },
+  { label: 'Date', cell: (order) => dateTime(order.createdAt) },
+  { label: 'Customer', cell: (order) => <EmailText email={order.userEmail} /> },
+  {
+    label: 'Product',
+    cell: (order) => (
+      <div>
+        {order.product.name}
+        <span className="admin-table__sub">
+          {order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}
+        </span>
+      </div>
+    ),
+  },
+  { label: 'Price', numeric: true, cell: (order) => euro(order.priceAtPurchaseUSD) },
+  {
+    label: 'Status',
+    cell: (order) => (
+      <div className="admin-status-cell">
+        <OrderStatusBadge status={order.status} />
+        {exceptionMarks(order).map((mark) => (
+          <span key={mark} className="admin-badge admin-badge--warning">
+            {mark}
+          </span>
+        ))}
+      </div>
+    ),
+  },
+]
 
 export function OrdersRoute() {
   useAdminTitle('Orders')
@@ -54,19 +95,20 @@ export function OrdersRoute() {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1>Orders</h1>
-          <p className="muted">Newest first. Search by order id, e-mail, txid or address.</p>
-        </div>
-        <a
-          className="button button--ghost"
-          href={`/api/admin/orders/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
-          download
-        >
-          Export CSV
-        </a>
-      </header>
+      <AdminPageHeader
+        title="Orders"
+        actions={
+          <a
+            className="button button--ghost"
+            href={`/api/admin/orders/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
+            download
+          >
+            Export CSV
+          </a>
+        }
+      >
+        <p className="muted">Newest first. Search by order id, e-mail, txid or address.</p>
+      </AdminPageHeader>
       <form className="card admin-filters" role="search" onSubmit={search} key={filterQuery}>
         <label>
           <span>Search</span>
@@ -114,58 +156,12 @@ export function OrdersRoute() {
       ) : !data || data.orders.length === 0 ? (
         <EmptyState>{filterQuery ? 'No order matches this search.' : 'No orders found'}</EmptyState>
       ) : (
-        <div className="card admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Date</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Product</th>
-                <th scope="col" className="admin-num">
-                  Price
-                </th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.orders.map((order) => (
-                <tr key={order.id} data-order-id={order.id}>
-                  <td data-label="Order">
-                    <Link to={paths.admin.order(order.id)} className="admin-mono" title={order.id}>
-                      {order.id.slice(0, 8)}
-                    </Link>
-                  </td>
-                  <td data-label="Date">{dateTime(order.createdAt)}</td>
-                  <td data-label="Customer">
-                    <EmailText email={order.userEmail} />
-                  </td>
-                  <td data-label="Product">
-                    <div>
-                      {order.product.name}
-                      <span className="admin-table__sub">
-                        {order.product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}
-                      </span>
-                    </div>
-                  </td>
-                  <td data-label="Price" className="admin-num">
-                    {euro(order.priceAtPurchaseUSD)}
-                  </td>
-                  <td data-label="Status">
-                    <div className="admin-status-cell">
-                      <OrderStatusBadge status={order.status} />
-                      {exceptionMarks(order).map((mark) => (
-                        <span key={mark} className="admin-badge admin-badge--warning">
-                          {mark}
-                        </span>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          columns={COLUMNS}
+          rows={data.orders}
+          rowKey={(order) => order.id}
+          rowAttributes={(order) => ({ 'data-order-id': order.id })}
+        />
       )}
       {data ? <Pager page={data.currentPage} totalPages={data.totalPages} onPage={goTo} /> : null}
     </section>

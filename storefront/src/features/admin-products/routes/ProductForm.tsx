@@ -13,6 +13,7 @@ import type { AdminProduct } from '../api/products'
 import { createProduct, getAdminProduct, updateProduct } from '../api/products'
 import { CoverThumb } from '../components/CoverThumb'
 import { FormError, FormField, InputField } from '@/components/admin/FormField'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
 import { ADMIN_PRODUCTS_KEY } from './Products'
@@ -155,14 +156,10 @@ function ProductForm({ product }: { product: AdminProduct | null }) {
 
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <p className="admin-breadcrumb">
-            <Link to={paths.admin.products}>Products</Link> /
-          </p>
-          <h1>{product ? `Edit: ${product.name}` : 'New product'}</h1>
-        </div>
-      </header>
+      <AdminPageHeader
+        title={product ? `Edit: ${product.name}` : 'New product'}
+        back={{ to: paths.admin.products, label: 'Products' }}
+      />
 
       <form
         className="card admin-panel admin-form"

@@ -16,6 +16,9 @@ import {
   sortForAdmin,
 } from '../api/products'
 import { CoverThumb } from '../components/CoverThumb'
+import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
+import type { AdminColumn } from '@/components/admin/AdminTable'
+import { AdminTable } from '@/components/admin/AdminTable'
 import { useAdminTitle } from '@/lib/admin/use-admin-title'
 import { useSignOutOn401 } from '@/lib/admin/use-unauthorized'
 
@@ -65,17 +68,88 @@ export function ProductsRoute() {
     }
   }
 
+  const columns: AdminColumn<AdminProduct>[] = [
+    {
+      label: 'Cover',
+      cell: (product) => (
+        <CoverThumb url={product.coverImageUrl} name={product.name} version={loadedAt} />
+      ),
+    },
+    {
+      label: 'Name',
+      className: 'admin-table__name',
+      cell: (product) => (
+        <div>
+          {product.name}
+          {product.pdfFilename ? (
+            <span className="admin-table__sub">{product.pdfFilename}</span>
+          ) : null}
+        </div>
+      ),
+    },
+    { label: 'Type', cell: (product) => (product.type === 'PHYSICAL' ? 'Physical' : 'Digital') },
+    { label: 'Price', numeric: true, cell: (product) => `€${formatEUR(product.priceEUR)}` },
+    {
+      label: 'Stock',
+      numeric: true,
+      cell: (product) => `${product.currentStock} / ${product.totalStock}`,
+    },
+    {
+      label: 'Status',
+      cell: (product) => {
+        const status = productStatus(product)
+        return <span className={`admin-badge admin-badge--${statusClass[status]}`}>{status}</span>
+      },
+    },
+    {
+      label: 'Actions',
+      actions: true,
+      cell: (product) =>
+        product.deletedAt ? (
+          <button
+            type="button"
+            className="button button--ghost admin-button--small"
+            onClick={() => void act(product, 'restore')}
+            disabled={busyId === product.id}
+            aria-label={`Restore ${product.name}`}
+          >
+            Restore
+          </button>
+        ) : (
+          <>
+            <Link
+              to={paths.admin.editProduct(product.id)}
+              className="button button--ghost admin-button--small"
+              aria-label={`Edit ${product.name}`}
+            >
+              Edit
+            </Link>
+            <button
+              type="button"
+              className="button admin-button--danger admin-button--small"
+              onClick={() => void act(product, 'delete')}
+              disabled={busyId === product.id}
+              aria-label={`Delete ${product.name}`}
+            >
+              Delete
+            </button>
+          </>
+        ),
+    },
+  ]
+
   return (
     <section className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1>Products</h1>
-          <p className="muted">Deleted books stay here, dimmed, until you restore them.</p>
-        </div>
-        <Link to={paths.admin.newProduct} className="button button--accent">
-          + New product
-        </Link>
-      </header>
+      <AdminPageHeader
+        title="Products"
+        actions={
+          <Link to={paths.admin.newProduct} className="button button--accent">
+            + New product
+          </Link>
+        }
+      >
+        <p className="muted">Deleted books stay here, dimmed, until you restore them.</p>
+      </AdminPageHeader>
 
       {isLoading ? (
         <LoadingState label="Loading products…" />
@@ -92,101 +166,15 @@ export function ProductsRoute() {
       ) : products.length === 0 ? (
         <EmptyState>No products found</EmptyState>
       ) : (
-        <div className="card admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Cover</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="admin-num">
-                  Price
-                </th>
-                <th scope="col" className="admin-num">
-                  Stock
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((product) => {
-                const status = productStatus(product)
-                return (
-                  <tr
-                    key={product.id}
-                    className={product.deletedAt ? 'admin-row--deleted' : undefined}
-                    data-product-id={product.id}
-                  >
-                    <td data-label="Cover">
-                      <CoverThumb
-                        url={product.coverImageUrl}
-                        name={product.name}
-                        version={loadedAt}
-                      />
-                    </td>
-                    <td data-label="Name" className="admin-table__name">
-                      <div>
-                        {product.name}
-                        {product.pdfFilename ? (
-                          <span className="admin-table__sub">{product.pdfFilename}</span>
-                        ) : null}
-                      </div>
-                    </td>
-                    <td data-label="Type">
-                      {product.type === 'PHYSICAL' ? 'Physical' : 'Digital'}
-                    </td>
-                    <td data-label="Price" className="admin-num">
-                      €{formatEUR(product.priceEUR)}
-                    </td>
-                    <td data-label="Stock" className="admin-num">
-                      {product.currentStock} / {product.totalStock}
-                    </td>
-                    <td data-label="Status">
-                      <span className={`admin-badge admin-badge--${statusClass[status]}`}>
-                        {status}
-                      </span>
-                    </td>
-                    <td className="admin-table__actions">
-                      {product.deletedAt ? (
-                        <button
-                          type="button"
-                          className="button button--ghost admin-button--small"
-                          onClick={() => void act(product, 'restore')}
-                          disabled={busyId === product.id}
-                          aria-label={`Restore ${product.name}`}
-                        >
-                          Restore
-                        </button>
-                      ) : (
-                        <>
-                          <Link
-                            to={paths.admin.editProduct(product.id)}
-                            className="button button--ghost admin-button--small"
-                            aria-label={`Edit ${product.name}`}
-                          >
-                            Edit
-                          </Link>
-                          <button
-                            type="button"
-                            className="button admin-button--danger admin-button--small"
-                            onClick={() => void act(product, 'delete')}
-                            disabled={busyId === product.id}
-                            aria-label={`Delete ${product.name}`}
-                          >
-                            Delete
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          columns={columns}
+          rows={products}
+          rowKey={(product) => product.id}
+          rowAttributes={(product) => ({
+            className: product.deletedAt ? 'admin-row--deleted' : undefined,
+            'data-product-id': product.id,
+          })}
+        />
       )}
     </section>
   )
