@@ -61,6 +61,7 @@ const COLLECTIONS: Record<string, Row> = {
   [slugs.payments]: row(adminOnly, nobody),
   [slugs.counters]: row(adminOnly, nobody),
   [slugs.leases]: row(adminOnly, nobody),
+  [slugs.chainHealth]: row(adminOnly, nobody),
   [slugs.rateLimits]: row(adminOnly, nobody),
   [slugs.emailOutbox]: row(adminOnly, nobody),
   [slugs.webhookDeliveries]: row(adminOnly, nobody),
@@ -168,6 +169,12 @@ beforeAll(async () => {
     await shop.payload.create({
       collection: slugs.leases,
       data: { name: 'table-lease', holder: 'table', expiresAt: now },
+    })
+  ).id
+  ids[slugs.chainHealth] = (
+    await shop.payload.create({
+      collection: slugs.chainHealth,
+      data: { name: 'table-chain-source', lastLookOkAt: now },
     })
   ).id
   ids[slugs.rateLimits] = (
