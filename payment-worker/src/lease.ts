@@ -3,7 +3,7 @@ import type { Payload } from 'payload'
 import { WORKER_LEASE, claimLease, releaseLease } from '@shop/cms/engine'
 
 /**
- * One payment worker at a time (issue 16): the lease `payment-worker` in the database. The
+ * One payment worker at a time: the lease `payment-worker` in the database. The
  * active worker renews it a third of its time into it, before each pass and during long ones; a
  * second worker (a replica, a restart overlap) waits as a hot standby, asking for it as often,
  * and takes it over within WORKER_LEASE_SECONDS (plus a third) of the active one's death. A

@@ -5,11 +5,13 @@
 import { loadEmailRenderer } from '@shop/cms/engine'
 import { holdProcessOpen, runProcess, settingsOrExit } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
+import type { Env } from '@shop/cms/process'
 import { connectChainFeed, createWhatsOnChainClient } from '@shop/chain'
 import os from 'node:os'
 
 import { heartbeatWriter } from './heartbeat'
 import { createLeaseHolder } from './lease'
+import type { CrashPoints } from './worker'
 import { startPaymentWorker } from './worker'
 
 async function main() {
@@ -43,6 +45,7 @@ async function main() {
     settings: env,
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
+    crashAt: crashPoints(env.workerCrashAt, logger),
   })
   // Push where WhatsOnChain offers it, polling always (chain/src/feed.ts). Logged without its
   // query: a key an owner puts there never reaches the logs.
@@ -86,6 +89,31 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/**
+ * The fault tests' crash points: with WORKER_CRASH_AT (a test-mode setting, never set in
+ * production) the worker dies there with exit code 86, and the test checks what a restart repairs.
+ */
+function crashPoints(
+  at: Env['workerCrashAt'],
+  logger: ReturnType<typeof createLogger>,
+): CrashPoints | undefined {
+  if (at === 'after-record')
+    return {
+      afterRecord: (orderId) => {
+        logger.warn({ orderId }, 'test hook: crashing after recording payments')
+        process.exit(86)
+      },
+    }
+  if (at === 'before-fulfil')
+    return {
+      beforeFulfil: () => {
+        logger.warn('test hook: crashing before fulfilment')
+        process.exit(86)
+      },
+    }
+  return undefined
 }
 
 function withoutQuery(url: string): string {

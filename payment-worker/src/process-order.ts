@@ -64,26 +64,8 @@ async function paymentsOf(payload: Payload, orderId: string): Promise<Payment[]>
 export const deadlineOf = (order: Pick<Order, 'gatewayExpiresAt'>, graceMs: number) =>
   new Date(new Date(order.gatewayExpiresAt).getTime() + graceMs)
 
-/**
- * Records the payments a look at the chain found. Whether one is on time is judged by the chain,
- * not by the worker's clock when it records: a payment found by a look that began before the
- * deadline is on time, and so is one in a block mined before the deadline, however late the
- * worker (or the chain source, after an outage) sees it.
- */
-export async function recordPayments({
-  payload,
-  order,
-  transactions,
-  getTransactionHex,
-  getBlockTime,
-  getTransactionStatus,
-  getSpentBy,
-  checkStartedAt,
-  graceMs,
-  missingSpanMs,
-  fullLook,
-  logger,
-}: {
+/** What recordPayments is asked to record: one look at the chain for one order. */
+export type RecordPaymentsInput = {
   payload: Payload
   order: Order
   transactions: readonly AddressTransaction[]
@@ -104,126 +86,187 @@ export async function recordPayments({
   checkStartedAt: Date
   graceMs: number
   logger: Log
-}): Promise<Payment[]> {
+}
+
+/** The look being recorded, and whether a payment it found is late. */
+type Recording = RecordPaymentsInput & {
+  /** Late unless the look began before the deadline or its block was mined before it. */
+  isLate: (height: number | null) => Promise<boolean>
+}
+
+/** An output paying the order's address, as the look found it. */
+type FoundOutput = {
+  txid: string
+  vout: number
+  satoshis: number
+  /** Its block, or null in the mempool. */
+  height: number | null
+  hex: string
+}
+
+/**
+ * Records the payments a look at the chain found. Whether one is on time is judged by the chain,
+ * not by the worker's clock when it records: a payment found by a look that began before the
+ * deadline is on time, and so is one in a block mined before the deadline, however late the
+ * worker (or the chain source, after an outage) sees it.
+ */
+export async function recordPayments(input: RecordPaymentsInput): Promise<Payment[]> {
+  const { payload, order, transactions, getTransactionHex, getBlockTime, checkStartedAt } = input
   let payments = await paymentsOf(payload, order.id)
-  const deadline = deadlineOf(order, graceMs).getTime()
+  const deadline = deadlineOf(order, input.graceMs).getTime()
   const lookedLate = order.status === 'EXPIRED' || checkStartedAt.getTime() >= deadline
-  const isLate = async (height: number | null) =>
-    lookedLate && !(height !== null && (await getBlockTime(height)).getTime() <= deadline)
+  const recording: Recording = {
+    ...input,
+    isLate: async (height) =>
+      lookedLate && !(height !== null && (await getBlockTime(height)).getTime() <= deadline),
+  }
   let changed = false
   for (const { txid, height } of transactions) {
     const hex = await getTransactionHex(txid)
-    const outputs = outputsPaying(hex, order.paymentAddress)
-    for (const { vout, satoshis } of outputs) {
-      const outpoint = `${txid}:${vout}`
-      const known = payments.find((p) => p.outpoint === outpoint)
-      if (!known) {
-        const late = await isLate(height)
-        try {
-          await payload.create({
-            collection: slugs.payments,
-            data: {
-              outpoint,
-              order: order.id,
-              txid,
-              vout,
-              satoshis,
-              address: order.paymentAddress,
-              seenAt: checkStartedAt.toISOString(),
-              blockHeight: height,
-              confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
-              late,
-              spends: inputsOf(hex),
-            },
-          })
-          logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
-        } catch (error) {
-          // Recorded meanwhile by another pass: the unique outpoint did its job.
-          const again = await payload.count({
-            collection: slugs.payments,
-            where: { outpoint: { equals: outpoint } },
-          })
-          if (again.totalDocs === 0) throw error
-        }
-        changed = true
-      } else if (known.invalidatedAt) {
-        // Seen again: the chain has it after all. It counts again, and the order is judged anew.
-        await payload.update({
-          collection: slugs.payments,
-          id: known.id,
-          data: {
-            invalidatedAt: null,
-            invalidReason: null,
-            missingSince: null,
-            missingLooks: 0,
-            blockHeight: height,
-            confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
-          },
-        })
-        logger.warn(
-          { orderId: order.id, outpoint, height, was: known.invalidReason },
-          'payment restored: the chain has it again',
-        )
-        changed = true
-      } else if ((known.blockHeight ?? null) !== height || known.missingSince) {
-        await payload.update({
-          collection: slugs.payments,
-          id: known.id,
-          data: {
-            blockHeight: height,
-            confirmedAt:
-              height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
-            missingSince: null,
-            missingLooks: 0,
-          },
-        })
-        changed = true
-      }
+    for (const { vout, satoshis } of outputsPaying(hex, order.paymentAddress)) {
+      const known = payments.find((p) => p.outpoint === `${txid}:${vout}`)
+      const output = { txid, vout, satoshis, height, hex }
+      if (await recordOutput(recording, output, known)) changed = true
     }
   }
-  if (fullLook) {
-    const found = new Set(transactions.map((t) => t.txid))
-    const missing = [
-      ...new Set(payments.filter((p) => !p.invalidatedAt && !found.has(p.txid)).map((p) => p.txid)),
-    ]
-    for (const txid of missing) {
-      const ofTx = payments.filter((p) => p.txid === txid)
-      const verdict = await judgeMissing({
-        txid,
-        payments: ofTx,
-        getTransactionStatus,
-        getSpentBy,
-        checkStartedAt,
-        missingSpanMs,
-      })
-      if (verdict.kind === 'known' && !ofTx.some((p) => p.missingSince)) continue
-      for (const payment of ofTx)
-        await payload.update({
-          collection: slugs.payments,
-          id: payment.id,
-          data:
-            verdict.kind === 'invalid'
-              ? {
-                  invalidatedAt: checkStartedAt.toISOString(),
-                  invalidReason: verdict.reason,
-                  blockHeight: null,
-                }
-              : verdict.kind === 'known'
-                ? { missingSince: null, missingLooks: 0 }
-                : { missingSince: verdict.since.toISOString(), missingLooks: verdict.looks },
-        })
-      if (verdict.kind === 'invalid')
-        logger.warn({ orderId: order.id, txid, reason: verdict.reason }, 'payment invalidated')
-      else if (verdict.kind === 'missing')
-        logger.info(
-          { orderId: order.id, txid, looks: verdict.looks, since: verdict.since.toISOString() },
-          'payment not found by this look; kept until there is evidence',
-        )
-      changed = true
-    }
-  }
+  if (input.fullLook && (await recordMissing(recording, payments))) changed = true
   if (changed) payments = await paymentsOf(payload, order.id)
   return payments
+}
+
+/** One output the look found, recorded or brought up to date; true when the database changed. */
+async function recordOutput(
+  recording: Recording,
+  output: FoundOutput,
+  known: Payment | undefined,
+): Promise<boolean> {
+  const { payload, checkStartedAt } = recording
+  const { height } = output
+  if (!known) {
+    await createPayment(recording, output)
+    return true
+  }
+  if (known.invalidatedAt) {
+    await restorePayment(recording, output, known)
+    return true
+  }
+  if ((known.blockHeight ?? null) === height && !known.missingSince) return false
+  await payload.update({
+    collection: slugs.payments,
+    id: known.id,
+    data: {
+      blockHeight: height,
+      confirmedAt: height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
+      missingSince: null,
+      missingLooks: 0,
+    },
+  })
+  return true
+}
+
+async function createPayment(recording: Recording, output: FoundOutput) {
+  const { payload, order, checkStartedAt, logger } = recording
+  const { txid, vout, satoshis, height, hex } = output
+  const outpoint = `${txid}:${vout}`
+  const late = await recording.isLate(height)
+  try {
+    await payload.create({
+      collection: slugs.payments,
+      data: {
+        outpoint,
+        order: order.id,
+        txid,
+        vout,
+        satoshis,
+        address: order.paymentAddress,
+        seenAt: checkStartedAt.toISOString(),
+        blockHeight: height,
+        confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
+        late,
+        spends: inputsOf(hex),
+      },
+    })
+    logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
+  } catch (error) {
+    // Recorded meanwhile by another pass: the unique outpoint did its job.
+    const again = await payload.count({
+      collection: slugs.payments,
+      where: { outpoint: { equals: outpoint } },
+    })
+    if (again.totalDocs === 0) throw error
+  }
+}
+
+/** Seen again: the chain has it after all. It counts again, and the order is judged anew. */
+async function restorePayment(recording: Recording, output: FoundOutput, known: Payment) {
+  const { payload, order, checkStartedAt, logger } = recording
+  const { height } = output
+  await payload.update({
+    collection: slugs.payments,
+    id: known.id,
+    data: {
+      invalidatedAt: null,
+      invalidReason: null,
+      missingSince: null,
+      missingLooks: 0,
+      blockHeight: height,
+      confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
+    },
+  })
+  logger.warn(
+    { orderId: order.id, outpoint: known.outpoint, height, was: known.invalidReason },
+    'payment restored: the chain has it again',
+  )
+}
+
+/**
+ * Recorded payments a full look no longer found, judged transaction by transaction
+ * (judgeMissing); true when the database changed.
+ */
+async function recordMissing(recording: Recording, payments: readonly Payment[]) {
+  const found = new Set(recording.transactions.map((t) => t.txid))
+  const missing = [
+    ...new Set(payments.filter((p) => !p.invalidatedAt && !found.has(p.txid)).map((p) => p.txid)),
+  ]
+  let changed = false
+  for (const txid of missing) {
+    const ofTx = payments.filter((p) => p.txid === txid)
+    const verdict = await judgeMissing({ ...recording, txid, payments: ofTx })
+    if (verdict.kind === 'known' && !ofTx.some((p) => p.missingSince)) continue
+    await recordVerdict(recording, txid, ofTx, verdict)
+    changed = true
+  }
+  return changed
+}
+
+async function recordVerdict(
+  { payload, order, checkStartedAt, logger }: Recording,
+  txid: string,
+  ofTx: readonly Payment[],
+  verdict: MissingVerdict,
+) {
+  for (const payment of ofTx)
+    await payload.update({
+      collection: slugs.payments,
+      id: payment.id,
+      data:
+        verdict.kind === 'invalid'
+          ? {
+              invalidatedAt: checkStartedAt.toISOString(),
+              invalidReason: verdict.reason,
+              blockHeight: null,
+            }
+          : verdict.kind === 'known'
+            ? { missingSince: null, missingLooks: 0 }
+            : { missingSince: verdict.since.toISOString(), missingLooks: verdict.looks },
+    })
+  if (verdict.kind === 'invalid')
+    logger.warn({ orderId: order.id, txid, reason: verdict.reason }, 'payment invalidated')
+  else if (verdict.kind === 'missing')
+    logger.info(
+      { orderId: order.id, txid, looks: verdict.looks, since: verdict.since.toISOString() },
+      'payment not found by this look; kept until there is evidence',
+    )
 }
 
 type MissingVerdict =
@@ -334,27 +377,7 @@ export async function settleOrder({
   })
   const to = derived.status
   const move = assertTransition(from, to)
-
-  const latest = payments
-    .filter((p) => !p.invalidatedAt)
-    .sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt)))
-    .at(-1)
-  const flags = order.flags ?? {}
-  const data: Partial<Order> = {}
-  if (move) data.status = to
-  if ((order.amountSatoshiReceived ?? 0) !== derived.received)
-    data.amountSatoshiReceived = derived.received
-  // Once paid, the order keeps the transaction that paid it; later money only adds up and flags.
-  const keepTxid = Boolean(order.paymentTxid) && PAID_ORDER_STATUSES.includes(from)
-  if (latest && !keepTxid && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
-  if (
-    Boolean(flags.paidLate) !== derived.flags.paidLate ||
-    Boolean(flags.paidPartial) !== derived.flags.paidPartial ||
-    Boolean(flags.paidOver) !== derived.flags.paidOver ||
-    Boolean(flags.paidInvalid) !== derived.flags.paidInvalid
-  ) {
-    data.flags = derived.flags
-  }
+  const data = changesOf(order, derived, move, payments)
   if (Object.keys(data).length === 0) return order
 
   // The Orders collection's hooks check the move and do what it causes (the copy back to the
@@ -379,4 +402,35 @@ export async function settleOrder({
     )
   }
   return updated
+}
+
+/** The fields of the order the derived state changes (none: nothing to write). */
+function changesOf(
+  order: Order,
+  derived: ReturnType<typeof deriveOrderPaymentState>,
+  move: boolean,
+  payments: readonly Payment[],
+): Partial<Order> {
+  const from = order.status as OrderStatus
+  const latest = payments
+    .filter((p) => !p.invalidatedAt)
+    .sort((a, b) => String(a.seenAt).localeCompare(String(b.seenAt)))
+    .at(-1)
+  const flags = order.flags ?? {}
+  const data: Partial<Order> = {}
+  if (move) data.status = derived.status
+  if ((order.amountSatoshiReceived ?? 0) !== derived.received)
+    data.amountSatoshiReceived = derived.received
+  // Once paid, the order keeps the transaction that paid it; later money only adds up and flags.
+  const keepTxid = Boolean(order.paymentTxid) && PAID_ORDER_STATUSES.includes(from)
+  if (latest && !keepTxid && order.paymentTxid !== latest.txid) data.paymentTxid = latest.txid
+  if (
+    Boolean(flags.paidLate) !== derived.flags.paidLate ||
+    Boolean(flags.paidPartial) !== derived.flags.paidPartial ||
+    Boolean(flags.paidOver) !== derived.flags.paidOver ||
+    Boolean(flags.paidInvalid) !== derived.flags.paidInvalid
+  ) {
+    data.flags = derived.flags
+  }
+  return data
 }

@@ -18,7 +18,7 @@ const orderAged = (hours: number) => {
 }
 
 describe('how often an older order is looked at', () => {
-  it('looks within minutes on the first day (issue 15: a payment 23 h late took 36 min)', () => {
+  it('looks within minutes on the first day (a payment 23 h late once took 36 min to show)', () => {
     // Half an hour old: a quarter of its age (7.5 min) is capped at 5 minutes.
     expect(olderOrderIntervalMs(orderAged(0.5), now, settings)).toBe(CLOSE_WATCH_MAX_INTERVAL_MS)
     expect(olderOrderIntervalMs(orderAged(0.25), now, settings)).toBe(3.75 * 60_000)

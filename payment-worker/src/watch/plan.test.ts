@@ -46,7 +46,7 @@ const ids = (plan: { orders: Watched[] }[]) => plan.map((b) => b.orders.map((w) 
 const cost = (plan: { scope: 'all' | 'unconfirmed' }[]) =>
   plan.reduce((n, b) => n + batchCost(b), 0)
 
-describe('the batch plan of a pass', () => {
+describe('the batch plan of a pass: the calls and their looks', () => {
   it('plans nothing when nothing is due', () => {
     const later = fresh({ nextCheck: now + 1_000 })
     expect(planBatches({ watched: [later], now, pass: 1, callsPerPass: 6, settings })).toEqual({
@@ -88,6 +88,28 @@ describe('the batch plan of a pass', () => {
     expect(ids(plan)).toEqual([[due.id, ...soon.slice(0, 19).map((w) => w.id)]])
   })
 
+  it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
+    const afterBlock = fresh({ fullLookDue: true })
+    const detected = fresh({ status: 'PAYMENT_DETECTED' })
+    const waiting = fresh()
+    const expired = older()
+    const { plan } = planBatches({
+      watched: [afterBlock, detected, waiting, expired],
+      now,
+      pass: 1,
+      callsPerPass: 10,
+      settings,
+    })
+    expect(plan).toEqual([
+      { scope: 'all', orders: [afterBlock, detected] },
+      { scope: 'unconfirmed', orders: [waiting] },
+      { scope: 'all', orders: [expired] },
+    ])
+    expect(cost(plan)).toBe(5)
+  })
+})
+
+describe('the batch plan of a pass: who goes first', () => {
   it('looks for the youngest fresh order first when more are due than the budget holds', () => {
     // Overdue: thirty orders a few minutes old, and twenty after a block (a full look each).
     const waiting = Array.from({ length: 30 }, (_, i) =>
@@ -112,26 +134,6 @@ describe('the batch plan of a pass', () => {
     expect(plan[0]!.orders.slice(1)).toEqual(waiting.toReversed().slice(0, 19))
   })
 
-  it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
-    const afterBlock = fresh({ fullLookDue: true })
-    const detected = fresh({ status: 'PAYMENT_DETECTED' })
-    const waiting = fresh()
-    const expired = older()
-    const { plan } = planBatches({
-      watched: [afterBlock, detected, waiting, expired],
-      now,
-      pass: 1,
-      callsPerPass: 10,
-      settings,
-    })
-    expect(plan).toEqual([
-      { scope: 'all', orders: [afterBlock, detected] },
-      { scope: 'unconfirmed', orders: [waiting] },
-      { scope: 'all', orders: [expired] },
-    ])
-    expect(cost(plan)).toBe(5)
-  })
-
   it('serves fresh orders and the owner’s re-checks before older orders, within the budget', () => {
     const old = Array.from({ length: 30 }, (_, i) => older({ nextCheck: now - 1_000 * (30 - i) }))
     const asked = older({ id: 'asked', recheck: true, nextCheck: now })
@@ -150,7 +152,9 @@ describe('the batch plan of a pass', () => {
     expect(cost(plan)).toBe(4)
     expect(backlog).toBe(true)
   })
+})
 
+describe('the batch plan of a pass: the budget', () => {
   it('keeps a share for older orders every third pass, the longest waiting first', () => {
     const old = [
       older({ id: 'waited-less', nextCheck: now - 1_000 }),

@@ -90,8 +90,7 @@ export function planBatches({
  * as often as asked: the owner's re-checks, then the youngest order first, since a buyer pays
  * most often in the first minutes and the newest order's first looks are those that find a
  * payment. Looked at oldest-due first, a new order waited behind every fresh order overdue, a
- * round of five calls and more (issue 18: detection at 10,000 watched orders, where a hundred
- * orders are fresh at once).
+ * round of five calls and more (with 10,000 orders watched, a hundred are fresh at once).
  */
 export const beforeInLine = (a: Watched, b: Watched) =>
   Number(b.recheck === true) - Number(a.recheck === true) || b.createdAt - a.createdAt

@@ -43,8 +43,7 @@ export const FRESH_ORDER_MS = 15 * 60_000
  * A fresh order is looked for every WORKER_FAST_POLL_MS for its first two minutes, when most
  * buyers pay, then one poll interval less often every two minutes after (4 s at 14 minutes with
  * the default 0.5 s): a hundred buyers at the pay screen at once asked for ten calls a second,
- * three times the budget, and the newest waited behind the oldest (issue 18, detection at
- * 10,000 watched orders).
+ * three times the budget, and the newest waited behind the oldest.
  */
 export const FRESH_STEP_MS = 2 * 60_000
 

@@ -1,0 +1,166 @@
+import type { AddressTransaction } from '@shop/chain'
+import type { Order } from '@shop/cms/engine'
+import { slugs } from '@shop/cms/engine'
+
+import { recordPayments, settleOrder } from '../process-order'
+import { lateWatchMs } from '../watch/interval'
+import type { Batch } from '../watch/plan'
+import type { Watched } from '../watch/watched'
+import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
+import { processed, processingFailed } from './attention'
+import { fulfil } from './deliver'
+import type { WorkerContext } from './state'
+import { LeaseLostError } from './state'
+import { clearRecheck, forget, isFunded } from './watchList'
+
+/**
+ * Judging what the chain says of an order's address: its payments recorded, its status settled
+ * (process-order.ts), a paid order delivered, and when it is looked at next. Each order is
+ * judged on its own: one that throws waits for its own retry while the others go on.
+ */
+
+type Histories = ReadonlyMap<string, readonly AddressTransaction[]>
+
+/** What one look (or one push) found for one order. */
+type Finding = {
+  w: Watched
+  batch: Batch
+  transactions: readonly AddressTransaction[]
+  /** When the chain was asked: payments are judged on time or late by this moment. */
+  startedAt: number
+  /** Raw transactions already in hand (the push stream's), checked against their ids. */
+  knownHex: ReadonlyMap<string, string> | undefined
+}
+
+const historyKey = (transactions: readonly AddressTransaction[]) =>
+  transactions
+    .map((t) => `${t.txid}@${t.height ?? ''}`)
+    .sort()
+    .join(',')
+
+/** What a look found, recorded and settled order by order. */
+export async function judge(
+  ctx: WorkerContext,
+  batch: Batch,
+  histories: Histories,
+  startedAt: number,
+  knownHex?: ReadonlyMap<string, string>,
+) {
+  const { judging } = ctx
+  for (const w of batch.orders) {
+    if (ctx.lease?.lost()) throw new LeaseLostError()
+    const finding = { w, batch, transactions: histories.get(w.address) ?? [], startedAt, knownHex }
+    // Judgements of one order run one after the other (a look's, and a push's beside it).
+    const before = judging.get(w.id)
+    const mine = (before ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => judgeOrRetryLater(ctx, finding))
+    const settled = mine.then(
+      () => {},
+      () => {},
+    )
+    judging.set(w.id, settled)
+    try {
+      await mine
+    } finally {
+      if (judging.get(w.id) === settled) judging.delete(w.id)
+    }
+  }
+}
+
+/**
+ * One order of a look, judged on its own: when its judgement throws, it alone waits for its
+ * retry (a full look, from the database) and the look goes on with the next order. A lost
+ * lease still ends the pass.
+ */
+async function judgeOrRetryLater(ctx: WorkerContext, finding: Finding) {
+  const { w } = finding
+  try {
+    await judgeOne(ctx, finding)
+  } catch (error) {
+    if (error instanceof LeaseLostError) throw error
+    const retryAt = await processingFailed(ctx, w.id, 'settle', error)
+    // What this look found may not be recorded: the retry asks the chain for everything again.
+    w.fullLookDue = true
+    w.recorded = undefined
+    w.nextCheck = retryAt
+  }
+}
+
+/** One order of a look: what the chain says of its address, recorded and settled. */
+async function judgeOne(ctx: WorkerContext, finding: Finding) {
+  const { w, batch, transactions, startedAt } = finding
+  const { watchSettings } = ctx
+  const now = ctx.clock()
+  ctx.unreadAddresses.delete(w.address)
+  const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
+  w.mempoolOnly = batch.scope === 'unconfirmed'
+  if (batch.scope === 'all') w.fullLookDue = false
+  // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
+  const key = historyKey(transactions)
+  const unchanged = isOpen(w.status)
+    ? transactions.length === 0 && !w.funded
+    : batch.scope === 'all' && key === w.recorded
+  const retrying = ctx.failing.has(w.id) || Boolean(w.attention)
+  if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck && !retrying) {
+    w.nextCheck = now + intervalFor(w, now, watchSettings)
+    return
+  }
+  const order = (await ctx.payload.findByID({
+    collection: slugs.orders,
+    id: w.id,
+    depth: 0,
+    disableErrors: true,
+  })) as Order | null
+  if (!order) {
+    forget(ctx, w.id)
+    return
+  }
+  const recheck = w.recheck
+  const settled = await recordAndSettle(ctx, finding, order)
+  if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(ctx, settled)
+  await processed(ctx, w.id, Boolean(w.attention || settled.attentionSince))
+  if (batch.scope === 'all') w.recorded = key
+  w.status = settled.status
+  w.funded = isFunded(settled)
+  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings)
+  if (recheck && batch.scope === 'all') await clearRecheck(ctx, w)
+  // Past the late watch (an order found long expired): no longer looked at by itself.
+  if (
+    !isOpen(w.status) &&
+    !w.recheck &&
+    deadlineOf(w, watchSettings) < ctx.clock() - lateWatchMs(ctx.settings)
+  )
+    forget(ctx, w.id)
+}
+
+/** The order's payments as the chain shows them, recorded, and the status they call for. */
+async function recordAndSettle(ctx: WorkerContext, finding: Finding, order: Order) {
+  const { payload, chain, settings, logger, graceMs } = ctx
+  const { batch, transactions, startedAt, knownHex } = finding
+  const payments = await recordPayments({
+    payload,
+    order,
+    transactions,
+    getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
+    getBlockTime: (height) => chain.getBlockTime(height),
+    getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
+    getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
+    fullLook: batch.scope === 'all',
+    checkStartedAt: new Date(startedAt),
+    graceMs,
+    missingSpanMs: settings.paymentMissingMinutes * 60_000,
+    logger,
+  })
+  if (payments.length > 0) ctx.crashAt?.afterRecord?.(order.id)
+  return settleOrder({
+    payload,
+    order,
+    payments,
+    tipHeight: ctx.tip.height,
+    settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
+    logger,
+    now: new Date(startedAt),
+    beforeFulfil: ctx.crashAt?.beforeFulfil,
+  })
+}

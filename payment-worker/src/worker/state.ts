@@ -1,0 +1,210 @@
+import type { Payload } from 'payload'
+
+import type { ChainSource } from '@shop/chain'
+import type { Env } from '@shop/cms/process'
+
+import type { LeaseHolder } from '../lease'
+import type { Watched, WatchSettings } from '../watch/watched'
+
+/** What the worker holds in memory between passes, shared by its modules as one object. */
+
+export type WorkerSettings = Pick<
+  Env,
+  | 'confirmationsRequired'
+  | 'monitoringWindowHours'
+  | 'lateWatchDays'
+  | 'filesDir'
+  | 'mediaDir'
+  | 'documentsDir'
+  | 'storage'
+  | 'downloadTokenTtlHours'
+  | 'downloadMaxUses'
+  | 'publicUrl'
+  | 'workerFastPollMs'
+  | 'workerSlowPollMs'
+  | 'wocMaxRequestsPerSecond'
+  | 'paymentGraceSeconds'
+  | 'paymentMissingMinutes'
+  | 'emailsPerAddressPerHour'
+  | 'webhook'
+  | 'ownerEmail'
+  | 'chainAlertMinutes'
+  | 'chainSource'
+  | 'wocApiUrl'
+  | 'emailDelivery'
+  | 'bsvXpub'
+  | 'bsvNetwork'
+>
+
+export type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
+
+/**
+ * Where a test stops the worker dead (its fault tests kill it there and check what a restart
+ * repairs). Given by the caller; a production start gives none.
+ */
+export type CrashPoints = {
+  /** Right after an order's payments are recorded, before its status is settled. */
+  afterRecord?: (orderId: string) => void
+  /** Inside the transaction that makes an order PAID, just before it is delivered. */
+  beforeFulfil?: () => void
+}
+
+/** What the worker is given: the database, the chain, its settings and its clock. */
+export type WorkerDeps = {
+  payload: Payload
+  chain: ChainSource
+  settings: WorkerSettings
+  logger: Log
+  /**
+   * The worker's clock, for its schedule and for the moment a look begins. Tests move it to
+   * see what happens hours or days later; payments are still judged by the chain's times.
+   */
+  clock: () => number
+  /** Runs passes only while it holds this lease (lease.ts); without one, always. */
+  lease?: LeaseHolder
+  /** Called after each successful pass, or lease check while standing by (heartbeat.ts). */
+  onHeartbeat?: (role: 'active' | 'standby') => void
+  crashAt?: CrashPoints
+}
+
+/**
+ * A pushed transaction paying a watched order, with when the stream carried it (the moment it
+ * is judged on time or late by, as a look's start).
+ */
+export type PushedPayment = { w: Watched; txid: string; hex?: string; at: number }
+
+export type WorkerContext = WorkerDeps & {
+  /** PAYMENT_GRACE_SECONDS in milliseconds. */
+  graceMs: number
+  watchSettings: WatchSettings
+  /** The chain calls one pass may make (WOC_MAX_REQUESTS_PER_SECOND over a fast poll). */
+  callsPerPass: number
+  /** How often the chain's tip is read. */
+  tipPollMs: number
+
+  /** The watched orders by id. */
+  watch: Map<string, Watched>
+  /** The watched orders by payment address, for what the push stream says. */
+  byAddress: Map<string, Watched>
+  /**
+   * Orders whose judgement or delivery threw: how many times in a row, and when each is tried
+   * again (`retryDelayMs`). Cleared by the order's next success.
+   */
+  failing: Map<string, { failures: number; retryAt: number }>
+  /** Addresses the chain source could not read, with how many looks in a row. */
+  unreadAddresses: Map<string, number>
+  list: {
+    lastFullReload: number
+    /** The newest order's createdAt the watch list has read. */
+    newestCreatedAt: number
+  }
+  tip: {
+    /** The chain's tip as last read (-1 before the first reading). */
+    height: number
+    /** When this worker last saw the tip change (its first reading counts as one). */
+    changedAt: number
+    checkedAt: number
+    /** The push stream announced a block: the tip is read at the next step, whatever the time. */
+    wanted: boolean
+  }
+  push: {
+    /** Pushed transactions paying watched orders, judged at the next step of the loop. */
+    queue: PushedPayment[]
+    /** Pushed payments to addresses not watched yet, newest last: address -> txid and when. */
+    unmatched: Map<string, { txid: string; hex?: string; at: number }>
+    /** Address -> index of the next addresses checkout will hand out. */
+    upcoming: Map<string, number>
+    /** The newest order seen when the upcoming addresses were last read. */
+    upcomingAsOf: number
+    lastAt: number
+    /** The work pushes ask for beside the loop: one at a time, again if asked meanwhile. */
+    work?: Promise<void>
+    again: boolean
+    /** A push paid an upcoming address: new orders are read at once. */
+    readOrdersNow: boolean
+  }
+  /** The orders a look is asking the chain about and judging: pushes for them wait for it. */
+  inLook: Map<Watched, number>
+  /** Judgements of one order run one after the other (a look's, and a push's beside the loop). */
+  judging: Map<string, Promise<void>>
+  run: {
+    passes: number
+    /** More is due than the last pass could ask: the next one starts at once. */
+    backlog: boolean
+    /** Failed passes in a row. */
+    failures: number
+    /** The end of the last pass whose looks all succeeded while orders were watched. */
+    lastLookOkAt: Date | null
+    stopped: boolean
+    /** Standing by while another worker holds the lease: what it knew may be stale on takeover. */
+    standingBy: boolean
+    /** Jobs a dead holder left marked running were put back since this worker took the lease. */
+    orphansReleased: boolean
+    timer?: NodeJS.Timeout
+    running?: Promise<void>
+    passWaiters: (() => void)[]
+    /** Wakes a pass sleeping until its next look. */
+    wakePass?: () => void
+  }
+  /** Judges pushed payments beside the loop (push.ts). */
+  askPushWork: () => void
+  /** A pass now, not after the pass's sleep or the wait between passes (run.ts). */
+  wake: () => void
+}
+
+/** The lease ran out during a pass (the process stalled): another worker may be running. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('the worker lease was lost during a pass; standing by')
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export function createContext(
+  deps: WorkerDeps,
+  signals: Pick<WorkerContext, 'askPushWork' | 'wake'>,
+): WorkerContext {
+  const { settings } = deps
+  const graceMs = settings.paymentGraceSeconds * 1000
+  return {
+    ...deps,
+    ...signals,
+    graceMs,
+    watchSettings: { ...settings, graceMs },
+    callsPerPass: Math.max(
+      2,
+      Math.round(
+        (settings.wocMaxRequestsPerSecond * Math.max(settings.workerFastPollMs, 1000)) / 1000,
+      ),
+    ),
+    tipPollMs: Math.min(settings.workerSlowPollMs, 5000),
+    watch: new Map(),
+    byAddress: new Map(),
+    failing: new Map(),
+    unreadAddresses: new Map(),
+    list: { lastFullReload: 0, newestCreatedAt: 0 },
+    tip: { height: -1, changedAt: Number.POSITIVE_INFINITY, checkedAt: 0, wanted: false },
+    push: {
+      queue: [],
+      unmatched: new Map(),
+      upcoming: new Map(),
+      upcomingAsOf: Number.NaN,
+      lastAt: Number.NEGATIVE_INFINITY,
+      again: false,
+      readOrdersNow: false,
+    },
+    inLook: new Map(),
+    judging: new Map(),
+    run: {
+      passes: 0,
+      backlog: false,
+      failures: 0,
+      lastLookOkAt: null,
+      stopped: false,
+      standingBy: false,
+      orphansReleased: false,
+      passWaiters: [],
+    },
+  }
+}

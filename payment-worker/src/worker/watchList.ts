@@ -1,0 +1,240 @@
+import type { Order } from '@shop/cms/engine'
+import { ADDRESS_INDEX_COUNTER, queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
+import { deriveOrderAddress, verifiedHex } from '@shop/chain'
+
+import {
+  newWatchedOrdersWhere,
+  RECHECK_WHERE,
+  WATCH_FIELDS,
+  watchedOrdersWhere,
+} from '../watch/query'
+import type { Watched } from '../watch/watched'
+import { deadlineOf, intervalFor, isFresh, isOpen } from '../watch/watched'
+import type { WorkerContext } from './state'
+
+/**
+ * What to watch: the orders the watch query finds, kept in memory (all of them reloaded every
+ * minute, new ones picked up every pass), the owner's re-checks, and the addresses checkout
+ * hands out next (for a push that pays an order not read yet).
+ */
+
+const FULL_RELOAD_MS = 60_000
+/** Orders read per query when the watch list is loaded. */
+const WATCH_PAGE_SIZE = 500
+/**
+ * New orders are looked up with this overlap, for commits that land after later timestamps; the
+ * minute's full reload catches any later straggler.
+ */
+const NEW_ORDER_OVERLAP_MS = 5_000
+/** Slack between the web process's clock (an order's createdAt) and the worker's. */
+const CLOCK_MARGIN_MS = 2_000
+/**
+ * The next addresses checkout will hand out that the worker knows: a push paying one of them is
+ * an order the worker has not read yet, read at once (a wallet open on the pay screen pays
+ * within the quarter second between two reads).
+ */
+const UPCOMING_ADDRESSES = 20
+/** Pushes seen this recently: the stream is up, and the upcoming addresses are kept. */
+const PUSH_RECENT_MS = 60_000
+
+type WatchedOrder = Pick<
+  Order,
+  | 'id'
+  | 'paymentAddress'
+  | 'createdAt'
+  | 'gatewayExpiresAt'
+  | 'status'
+  | 'amountSatoshiReceived'
+  | 'attentionSince'
+>
+
+/** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
+export const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
+  isOpen(order.status) && (order.amountSatoshiReceived ?? 0) > 0
+
+/** Watches the order, or brings what the worker knows of it up to date. */
+export function track(ctx: WorkerContext, order: WatchedOrder, now: number) {
+  const known = ctx.watch.get(order.id)
+  const createdAt = new Date(order.createdAt).getTime()
+  ctx.list.newestCreatedAt = Math.max(ctx.list.newestCreatedAt, createdAt)
+  const entry: Watched = known ?? {
+    id: order.id,
+    address: order.paymentAddress,
+    createdAt,
+    expiresAt: new Date(order.gatewayExpiresAt).getTime(),
+    status: order.status,
+    funded: false,
+    nextCheck: now,
+    mempoolOnly: false,
+    // Its payment may already be in a block: the first look includes confirmed transactions
+    // (unless the order is younger than the last block this worker saw, below).
+    fullLookDue: true,
+  }
+  entry.status = order.status
+  entry.expiresAt = new Date(order.gatewayExpiresAt).getTime()
+  entry.funded = isFunded(order)
+  entry.attention = Boolean(order.attentionSince)
+  if (!known) watchNew(ctx, entry, now)
+}
+
+function watchNew(ctx: WorkerContext, entry: Watched, now: number) {
+  const { watchSettings } = ctx
+  // An order created after the last block this worker saw: a block mined since then changes
+  // the tip, and that change asks for a full look at every fresh order. Its first look is one
+  // mempool call instead of two (a payment made right after checkout is seen sooner).
+  if (entry.createdAt > ctx.tip.changedAt + CLOCK_MARGIN_MS && isFresh(entry, now, watchSettings))
+    entry.fullLookDue = false
+  // Older orders found at start are spread over their interval instead of all at once; an open
+  // order past its deadline waits for a decision (paid in time, or expired), so it is looked at
+  // now (the budget still paces the calls).
+  const awaitsDecision = isOpen(entry.status) && deadlineOf(entry, watchSettings) <= now
+  if (!isFresh(entry, now, watchSettings) && !awaitsDecision)
+    entry.nextCheck = now + Math.random() * intervalFor(entry, now, watchSettings)
+  ctx.watch.set(entry.id, entry)
+  ctx.byAddress.set(entry.address, entry)
+  // A push that paid this address before the worker read the order is judged now.
+  const early = ctx.push.unmatched.get(entry.address)
+  if (early) {
+    ctx.push.unmatched.delete(entry.address)
+    ctx.push.queue.push({
+      w: entry,
+      txid: early.txid,
+      hex: verifiedHex({ txid: early.txid, addresses: [], hex: early.hex }),
+      at: early.at,
+    })
+    ctx.askPushWork()
+  }
+}
+
+export function forget(ctx: WorkerContext, id: string) {
+  const w = ctx.watch.get(id)
+  ctx.watch.delete(id)
+  ctx.failing.delete(id)
+  if (w) ctx.unreadAddresses.delete(w.address)
+  if (w && ctx.byAddress.get(w.address) === w) ctx.byAddress.delete(w.address)
+}
+
+/**
+ * Hands the watched orders to `each` one page at a time, so a reload of many thousands of
+ * orders never holds them all in memory at once.
+ */
+async function forEachWatchedPage(
+  ctx: WorkerContext,
+  where: ReturnType<typeof watchedOrdersWhere>,
+  each: (orders: Order[]) => Promise<void>,
+) {
+  for (let page = 1; ; page += 1) {
+    const found = await ctx.payload.find({
+      collection: slugs.orders,
+      where,
+      select: WATCH_FIELDS,
+      depth: 0,
+      limit: WATCH_PAGE_SIZE,
+      page,
+      sort: 'createdAt',
+    })
+    await each(found.docs as Order[])
+    if (!found.hasNextPage) return
+  }
+}
+
+/**
+ * Reads the orders to watch: all of them once a minute (forgetting those no longer watched),
+ * the new ones otherwise. Orders new to this worker that still wait for payment get their
+ * "order created" e-mail.
+ */
+export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnly = false } = {}) {
+  const { settings } = ctx
+  const full = !newOnly && now - ctx.list.lastFullReload >= FULL_RELOAD_MS
+  const where = full
+    ? watchedOrdersWhere(now, settings)
+    : newWatchedOrdersWhere(now, ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
+  const seen = new Set<string>()
+  await forEachWatchedPage(ctx, where, async (orders) => {
+    const unseen = orders.filter(
+      (o) =>
+        !ctx.watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
+    )
+    for (const order of orders) {
+      if (full) seen.add(order.id)
+      track(ctx, order, now)
+    }
+    if (unseen.length > 0)
+      await queueOrderCreatedEmails({
+        payload: ctx.payload,
+        orders: unseen,
+        perAddressPerHour: settings.emailsPerAddressPerHour,
+      })
+  })
+  if (full) {
+    // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
+    for (const [id, w] of ctx.watch)
+      if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(ctx, id)
+    ctx.list.lastFullReload = now
+  }
+  await readUpcoming(ctx)
+}
+
+/** The next addresses checkout will hand out, while the push stream is up. */
+async function readUpcoming(ctx: WorkerContext) {
+  const { push, settings } = ctx
+  if (ctx.clock() - push.lastAt > PUSH_RECENT_MS) {
+    push.upcoming.clear()
+    return
+  }
+  // The counter moves only when checkout stores an order: unchanged while no new one is seen.
+  if (push.upcoming.size > 0 && push.upcomingAsOf === ctx.list.newestCreatedAt) return
+  push.upcomingAsOf = ctx.list.newestCreatedAt
+  const found = await ctx.payload.find({
+    collection: slugs.counters,
+    where: { name: { equals: ADDRESS_INDEX_COUNTER } },
+    select: { value: true },
+    depth: 0,
+    limit: 1,
+    pagination: false,
+  })
+  // The next order takes the counter's value as its index (checkout adds one, takes one less).
+  const next = Number((found.docs[0] as { value?: number } | undefined)?.value ?? 0)
+  for (const [address, index] of push.upcoming) if (index < next) push.upcoming.delete(address)
+  const have = new Set(push.upcoming.values())
+  for (let index = next; index < next + UPCOMING_ADDRESSES; index += 1)
+    if (!have.has(index))
+      push.upcoming.set(
+        deriveOrderAddress({ xpub: settings.bsvXpub, network: settings.bsvNetwork, index }),
+        index,
+      )
+}
+
+/** Orders the owner asked to re-check: watched now with a full look, however old. */
+export async function pickUpRechecks(ctx: WorkerContext, now: number) {
+  const asked = await ctx.payload.find({
+    collection: slugs.orders,
+    where: RECHECK_WHERE,
+    select: WATCH_FIELDS,
+    depth: 0,
+    limit: WATCH_PAGE_SIZE,
+    pagination: false,
+  })
+  for (const order of asked.docs as Order[]) {
+    track(ctx, order, now)
+    const w = ctx.watch.get(order.id)!
+    if (w.recheck) continue
+    w.recheck = true
+    w.fullLookDue = true
+    w.recorded = undefined
+    w.nextCheck = now
+  }
+}
+
+/** The owner's re-check is done: the request is cleared on the order. */
+export async function clearRecheck(ctx: WorkerContext, w: Watched) {
+  if (!w.recheck) return
+  w.recheck = false
+  await ctx.payload.update({
+    collection: slugs.orders,
+    id: w.id,
+    data: { recheckRequestedAt: null },
+    depth: 0,
+  })
+  ctx.logger.info({ orderId: w.id }, "order re-checked at the owner's request")
+}
