@@ -1,20 +1,21 @@
 /**
- * The shop's seam for the payment worker: the collections' slugs and types, the writer scope,
- * and the operations a pass runs besides watching the chain (fulfilment, the jobs queue: e-mails,
- * webhooks, the notice of an order the worker could not process, and the chain source's health
- * for the owner with its alert).
+ * The payment worker's one way into the shop (`@shop/cms/engine`): the collections' slugs and
+ * types and the few operations a pass runs besides watching the chain (its lease and unit of
+ * work, the next address checkout hands out, fulfilment, the jobs queue, the notice of an order
+ * the worker could not process, the chain source's health with its alert). Nothing from the
+ * database layer (`db/`): each operation here keeps its engine's details to itself.
  * Status changes themselves go through the Orders collection (its hooks keep the rules).
  */
 export { globalSlugs, slugs } from './collections/slugs'
 export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
-export { runInWriterScope } from './db/sqlite-client'
-export { ADDRESS_INDEX_COUNTER, countChainLook } from './db/counters'
-export { WORKER_LEASE, claimLease, releaseLease } from './db/leases'
+export { countChainLook } from './operations/worker/chainLooks'
+export { nextAddressIndex } from './operations/worker/nextAddressIndex'
+export { claimWorkerLease, releaseWorkerLease } from './operations/worker/workerLease'
+export { asOneWorkUnit } from './operations/worker/workUnit'
 export { checkChainAlert } from './operations/chainHealth/checkChainAlert'
 export { recordChainHealth } from './operations/chainHealth/recordChainHealth'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { loadEmailRenderer } from './operations/email/renderOrderEmail'
-export { queueOrderShippedEmail } from './operations/email/queueOrderShippedEmail'
 export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
 export {
   clearOrderAttention,
@@ -22,6 +23,5 @@ export {
   markOrderAttention,
 } from './operations/orders/orderAttention'
 export { releaseOrphanedJobs, runDueJobs } from './jobs'
-export { EMAIL_RETRIES } from './jobs/queues'
 export { fileStoreOf } from './storage'
 export type * from './payload-types'

@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import { WORKER_LEASE, claimLease, releaseLease } from '@shop/cms/engine'
+import { claimWorkerLease, releaseWorkerLease } from '@shop/cms/engine'
 
 /**
  * One payment worker at a time: the lease `payment-worker` in the database. The
@@ -41,7 +41,7 @@ export function createLeaseHolder({
   let renewing: Promise<boolean> | undefined
 
   async function claim(): Promise<boolean> {
-    renewing ??= claimLease({ payload, name: WORKER_LEASE, holder, ttlMs }).finally(() => {
+    renewing ??= claimWorkerLease({ payload, holder, ttlMs }).finally(() => {
       renewing = undefined
     })
     const now = Date.now()
@@ -79,7 +79,7 @@ export function createLeaseHolder({
     async release() {
       if (!held) return
       held = false
-      await releaseLease({ payload, name: WORKER_LEASE, holder })
+      await releaseWorkerLease({ payload, holder })
       logger.info({ holder }, 'payment worker gave up its lease')
     },
   }

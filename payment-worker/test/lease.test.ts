@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { claimLease, releaseLease, slugs } from '@shop/cms/engine'
-import { WORKER_LEASE } from '@shop/cms/engine'
+import { slugs } from '@shop/cms/engine'
+import { claimLease, releaseLease, WORKER_LEASE } from '@shop/cms/testing'
 import { sharedShopEnv, spawnTs } from './payments/spawn'
 import type { PaymentsHarness } from './payments/support'
 import {

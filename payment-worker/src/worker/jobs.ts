@@ -1,4 +1,4 @@
-import { releaseOrphanedJobs, runDueJobs, runInWriterScope } from '@shop/cms/engine'
+import { asOneWorkUnit, releaseOrphanedJobs, runDueJobs } from '@shop/cms/engine'
 
 import type { WorkerContext } from './state'
 
@@ -10,7 +10,7 @@ import type { WorkerContext } from './state'
 /** Jobs a stopped worker left marked running are put back once this worker holds the lease. */
 export async function releaseOrphans(ctx: WorkerContext) {
   if (ctx.run.orphansReleased) return
-  const released = await runInWriterScope(() => releaseOrphanedJobs(ctx.payload))
+  const released = await asOneWorkUnit(() => releaseOrphanedJobs(ctx.payload))
   if (released > 0) ctx.logger.warn({ released }, 'jobs left running by a stopped worker requeued')
   ctx.run.orphansReleased = true
 }

@@ -1,6 +1,6 @@
 import type { PushedTransaction } from '@shop/chain'
 import { verifiedHex } from '@shop/chain'
-import { runInWriterScope } from '@shop/cms/engine'
+import { asOneWorkUnit } from '@shop/cms/engine'
 
 import { judge } from './judge'
 import type { WorkerContext } from './state'
@@ -79,7 +79,7 @@ export function askPushWork(ctx: WorkerContext) {
     push.again = true
     return
   }
-  push.work = runInWriterScope(async () => {
+  push.work = asOneWorkUnit(async () => {
     do {
       push.again = false
       if (push.readOrdersNow) {

@@ -1,4 +1,4 @@
-import { runInWriterScope } from '@shop/cms/engine'
+import { asOneWorkUnit } from '@shop/cms/engine'
 
 import { releaseOrphans } from './jobs'
 import { pass } from './pass'
@@ -23,7 +23,7 @@ export async function runOnce(ctx: WorkerContext) {
     }
     if (run.standingBy) takeOver(ctx)
     await releaseOrphans(ctx)
-    await runInWriterScope(() => pass(ctx))
+    await asOneWorkUnit(() => pass(ctx))
     ctx.onHeartbeat?.('active')
     if (run.failures > 0) logger.info({ failures: run.failures }, 'payment worker recovered')
     run.failures = 0

@@ -1,5 +1,5 @@
 import type { Order } from '@shop/cms/engine'
-import { ADDRESS_INDEX_COUNTER, queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
+import { nextAddressIndex, queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
 import { deriveOrderAddress, verifiedHex } from '@shop/chain'
 
 import {
@@ -185,16 +185,7 @@ async function readUpcoming(ctx: WorkerContext) {
   // The counter moves only when checkout stores an order: unchanged while no new one is seen.
   if (push.upcoming.size > 0 && push.upcomingAsOf === ctx.list.newestCreatedAt) return
   push.upcomingAsOf = ctx.list.newestCreatedAt
-  const found = await ctx.payload.find({
-    collection: slugs.counters,
-    where: { name: { equals: ADDRESS_INDEX_COUNTER } },
-    select: { value: true },
-    depth: 0,
-    limit: 1,
-    pagination: false,
-  })
-  // The next order takes the counter's value as its index (checkout adds one, takes one less).
-  const next = Number((found.docs[0] as { value?: number } | undefined)?.value ?? 0)
+  const next = await nextAddressIndex({ payload: ctx.payload })
   for (const [address, index] of push.upcoming) if (index < next) push.upcoming.delete(address)
   const have = new Set(push.upcoming.values())
   for (let index = next; index < next + UPCOMING_ADDRESSES; index += 1)

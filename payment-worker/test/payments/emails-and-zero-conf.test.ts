@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
-import { queueOrderShippedEmail } from '@shop/cms/engine'
+import { queueOrderShippedEmail } from '@shop/cms/testing'
 import type { EmailOutbox } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import {
