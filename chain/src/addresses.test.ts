@@ -99,7 +99,7 @@ describe('token address validation', () => {
   })
 })
 
-describe('public child derivation (issue 18: node:crypto instead of @bsv/sdk on the checkout path)', () => {
+describe('public child derivation (node:crypto instead of @bsv/sdk on the checkout path)', () => {
   it('gives the address @bsv/sdk gives, for random keys, indexes and networks', () => {
     fc.assert(
       fc.property(
@@ -158,8 +158,8 @@ describe('order addresses derived ahead', () => {
   })
 
   it('are derived on a thread of their own, never on the one that answers buyers', async () => {
-    // Issue 18: the web process derived them itself, in idle moments, and a rush past the
-    // prepared range derived each address while its buyer waited (a sixth of a checkout).
+    // Derived on the web process, in idle moments, a rush past the prepared range would derive
+    // each address while its buyer waited (a sixth of a checkout).
     const network = 'main' as const
     const xpub = XPUB_M
     const ecdh = vi.spyOn(crypto.ECDH.prototype, 'setPrivateKey')

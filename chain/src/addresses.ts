@@ -37,7 +37,7 @@ export function deriveP2PKHAddress({
 /**
  * BIP32 public child derivation, the secp256k1 work done by OpenSSL (node:crypto): the tweak's
  * point IL*G from ECDH, one affine point addition in BigInt, HASH160 natively. @bsv/sdk's
- * pure-JavaScript `deriveChild` took about 1.5 ms of every checkout (issue 18); this is about a
+ * pure-JavaScript `deriveChild` takes about 1.5 ms of every checkout (decision 014); this is about a
  * quarter of it. `addresses.test.ts` checks it against @bsv/sdk on random keys and indexes; the
  * cases BIP32 calls invalid (IL >= n, or a child at infinity: odds about 2^-127) answer null and
  * go to @bsv/sdk.
@@ -183,8 +183,8 @@ const walletKey = ({ xpub, network }: Wallet) => `${network}|${xpub}`
  * Derives the addresses of the `count` indexes from `from` ahead of need, on a thread of its own
  * (`addressThread`); `deriveOrderAddress` then answers them from memory. A checkout derived its
  * address while the buyer waited: about a millisecond of elliptic-curve work on the web process,
- * a sixth of a checkout under a rush (issue 18). The web process then derived them itself, in idle
- * moments, and a rush past the prepared ones derived each while its buyer waited, on the one
+ * a sixth of a checkout under a rush (decision 014). Derived by the web process itself, in idle
+ * moments, a rush past the prepared ones would derive each while its buyer waited, on the one
  * thread that answers every buyer. Called again with a later `from` (each checkout does), it
  * forgets the indexes before it and asks for the next ones, an eighth of the range at a time.
  * Resolves once all it asked for are ready (or once the thread is gone: then they are derived

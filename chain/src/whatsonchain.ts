@@ -135,7 +135,7 @@ function spentByOf(entry: unknown): SpentBy {
  * At most `maxPerSecond` requests begin in any one second (WhatsOnChain's limit is per second,
  * not a fixed gap): a request goes at once while the last second has room, so the transaction
  * fetched right after the look that found a payment no longer waits a third of a second behind
- * it (issue 18, detection); a steady stream is still held to the limit. The window is longer
+ * it (decision 013); a steady stream is still held to the limit. The window is longer
  * than a second by `marginMs`, for requests that reach the server closer together than they
  * left. A limit that is not a whole number spaces every request evenly, as before.
  *
@@ -143,17 +143,17 @@ function spentByOf(entry: unknown): SpentBy {
  * but two of each second's requests (one without a key), so the rest have two: a buyer's payment
  * is looked for, and its transaction fetched, without waiting behind thousands of late looks.
  * They are counted apart, so the others coming steadily (a buyer's look every half second)
- * never keep them out of their share (issue 18: a late look waited for an empty second, which
- * never came, and the worker's pass with it).
+ * never keep them out of their share (a late look would wait for an empty second, which never
+ * comes, and the worker's pass with it).
  *
  * Requests waiting for a free place go in order of class, then of asking: urgent ones (the
- * transaction of a payment a look has just found) first, background ones last (issue 18: at
- * 10,000 watched orders a buyer's transaction waited behind an older look asked before it).
+ * transaction of a payment a look has just found) first, background ones last: at 10,000
+ * watched orders a buyer's transaction would otherwise wait behind an older look asked before it.
  *
  * `waitForRoom` waits until a request could begin, and keeps that place for the next one (not
  * a background one) for `holdMs`: the worker decides what to ask only once it can ask, so an
- * order placed while it waited is in the call (issue 18: a call planned before a wait of most
- * of a second went without the order placed meanwhile, and the order waited for the next).
+ * order placed while it waited is in the call (a call planned before a wait of most of a second
+ * would go without the order placed meanwhile, which would wait for the next).
  */
 export function createRequestSpacer(
   maxPerSecond: number,

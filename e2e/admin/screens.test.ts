@@ -9,7 +9,7 @@ import { seriousViolations } from '../public/a11y'
 import { overlappingText } from '../support/layout'
 
 /**
- * Issue 17, screens: every admin screen at phone and desktop width, with no sideways scroll, no
+ * Every admin screen at phone and desktop width, with no sideways scroll, no
  * text box overlapping another (labels over values in the order view), the top menu on one line,
  * and no serious or critical axe violation (colour contrast included). Screenshots go to
  * /tmp/shop-screens.

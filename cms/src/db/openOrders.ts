@@ -52,8 +52,8 @@ function boundedCount(
  * SQLite: the client's and the address's waiting orders as two columns, `by_client` and
  * `by_email`, for a SELECT of their own or beside another read (checkout reads them in its
  * product's statement). Each count's scan stops at its limit: Payload's two counts were four
- * queries reading every open order of the key (issue 18: 2 ms of each checkout once a client had
- * a thousand orders, and under a rush through one proxy address, every order of the rush).
+ * queries reading every open order of the key (2 ms of each checkout once a client had a
+ * thousand orders, and under a rush through one proxy address, every order of the rush).
  */
 export function waitingOrdersColumns({
   limits,

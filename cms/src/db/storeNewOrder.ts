@@ -121,7 +121,7 @@ type Stored = { orderId: string } | { limited: true } | null
  *
  * On SQLite, checkout's hot path (decision 014): plain statements (the copies, the indexes, the
  * order rows) without Payload's create, which cost more than the rest of a checkout together
- * (issue 18). The checkouts that reach this point in the same turn of the event loop are written
+ * (decision 014). The checkouts that reach this point in the same turn of the event loop are written
  * together (`writeGroups`, `storeTogether`): one transaction, a few statements and one fsync for
  * all of them instead of their own each. The new order's rules
  * come from the collection (`collections/Orders/newOrder.ts`); `cms/test/checkout/order-row.test.ts`
@@ -214,7 +214,7 @@ async function writeGroup(client: Client, group: Waiting[]) {
  * together (`takeCopies`; the first orders in the group get them), as many address indexes
  * claimed in one step, and every order that got a copy inserted in one statement. Under a rush
  * each checkout ran five statements of its own in the group (a savepoint, the index, the row, the
- * copy, a release), and SQLite's calls were a quarter of the web process's time (issue 18). When
+ * copy, a release), and SQLite's calls were a quarter of the web process's time. When
  * any of it fails (an address that cannot be derived, a row SQLite refuses), none of it is kept
  * and the group goes one order at a time (`storeOne`), so one bad order fails alone.
  *

@@ -12,7 +12,7 @@ import type { AdminClient } from './client'
 import { signedInNewAdmin } from './client'
 
 /**
- * Issue 15, finding 6: unpaid orders leave runs of unused addresses, and a wallet with the usual
+ * Unpaid orders leave runs of unused addresses, and a wallet with the usual
  * gap limit of 20 stops scanning at the first such run. The dashboard counts them and the owner
  * has a watch-only view of every address given out, exportable.
  */

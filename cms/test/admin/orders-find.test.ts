@@ -8,7 +8,7 @@ import { adminClient, createStaff, signedInNewAdmin } from './client'
 import { EDITOR, OWNER } from './fixtures'
 
 /**
- * Issue 17, part 1: the owner finds any order. GET /api/admin/orders keeps the spec's shape and
+ * The owner finds any order. GET /api/admin/orders keeps the spec's shape and
  * takes page, status (one or more), q (order id, e-mail, txid or address, partial) and exception;
  * GET /api/admin/orders/export.csv answers every order the same filters select.
  */

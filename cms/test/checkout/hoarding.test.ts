@@ -9,8 +9,8 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 14, finding 7: 50 unpaid orders from one client took all the stock for the expiry time
- * and sent 50 e-mails to any address. Unpaid orders are bounded per client and per e-mail.
+ * Unpaid orders are bounded per client and per e-mail: otherwise 50 unpaid orders from one
+ * client could take all the stock for the expiry time and send 50 e-mails to any address.
  */
 
 let shop: TestShop
@@ -55,8 +55,8 @@ const stock = async () =>
 
 describe('unpaid orders from one buyer', () => {
   it('are counted in the statement that reads the book: one read per checkout', async () => {
-    // Issue 18: the book and the buyer's waiting orders were two statements, a tenth of the web
-    // process under a rush.
+    // The book and the buyer's waiting orders in two statements were a tenth of the web process
+    // under a rush.
     const client = sqlite(shop.payload)
     const execute = vi.spyOn(client, 'execute')
     let statements: string[]

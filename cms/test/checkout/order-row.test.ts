@@ -11,7 +11,7 @@ import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Issue 18: checkout stores its order in one SQLite transaction without Payload's create
+ * Checkout stores its order in one SQLite transaction without Payload's create
  * (decision 014). The row it writes must be the row Payload's create writes from the same
  * fields: every column, the defaults of the collection included. A field added to Orders with a
  * default, or a rule of a new order changed in one place only, fails here.
@@ -194,9 +194,9 @@ describe("checkout's order row", () => {
   })
 
   it('commits the checkouts that come together at once, each with its own outcome', async () => {
-    // Issue 18: each checkout committed alone, and each commit's fsync blocked the web process
-    // (a fifth of its time under 50 buyers). Those that come together now share one commit, and
-    // one of them failing or finding no copy left changes nothing for the others.
+    // A commit of its own per checkout, each fsync blocking the web process, would be a fifth of
+    // its time under 50 buyers. Those that come together share one commit, and one of them
+    // failing or finding no copy left changes nothing for the others.
     const { product, fields } = await printedBook('Three copies', 3, 'together@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
     const client = sqlite(shop.payload)
@@ -252,9 +252,9 @@ describe("checkout's order row", () => {
     expect(after.currentStock).toBe(0)
   })
   it('writes a group in a few statements whatever its size, the copies going in request order', async () => {
-    // Issue 18: each checkout ran five statements of its own in the group's transaction (a
-    // savepoint, the index, the row, the copy, a release), and SQLite's calls were a quarter of
-    // the web process's time under a rush. A group of 25 for two books now takes eight.
+    // Five statements of its own per checkout in the group's transaction (a savepoint, the
+    // index, the row, the copy, a release) made SQLite's calls a quarter of the web process's
+    // time under a rush. A group of 25 for two books takes eight.
     const scarce = await printedBook('Three left', 3, 'scarce@example.com')
     const plenty = await printedBook('Plenty left', 100, 'plenty@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')

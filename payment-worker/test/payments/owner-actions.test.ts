@@ -22,11 +22,11 @@ import {
 } from './support'
 
 /**
- * Issue 15, finding 3: the admin showed "Needs settling" with no action; the only way to settle
- * was a raw status write in /cms. The owner now marks an order paid (an expired one takes a copy
+ * Every exception is settled from the admin, never by a raw status write in /cms: the owner marks
+ * an order paid (an expired one takes a copy
  * again, or is refused when none is left), cancels it (its copy goes back), records a refund or
  * settles it, each through the transition table, asked why, and shown in the order's history.
- * Finding 5: the owner can ask for a look at the chain for any order, however old.
+ * The owner can also ask for a look at the chain for any order, however old.
  */
 
 const OWNER = { email: 'settling-owner@example.com', password: 'Quartz-ledger-owner-7193' }
@@ -131,10 +131,10 @@ describe('mark as paid', () => {
   it('settles a full late payment: the copy is taken again, the book delivered, the history says who and why', async () => {
     const orderId = await lateFullPayment()
     const before = await detail(orderId)
-    // Finding 3: a full payment that only came late is "paid late", not partial.
+    // A full payment that only came late is "paid late", not partial.
     expect(before.flags).toMatchObject({ paidLate: true, paidPartial: false })
     expect(before.needsSettling).toBe(true)
-    // Finding 8: the owner hears of it (OWNER_EMAIL), once per kind of exception.
+    // The owner hears of it (OWNER_EMAIL), once per kind of exception.
     expect((await alertsAbout(orderId)).map((m) => m.key)).toEqual([
       `owner-settle:${orderId}:paidLate`,
     ])

@@ -76,7 +76,7 @@ function engineOnly(fields: Field[]): Field[] {
 export const Orders: CollectionConfig = {
   slug: slugs.orders,
   // Locks are for editors' content: a lock here would show order ids to any staff member
-  // and let an editor block an admin (issue 14, finding 4).
+  // and let an editor block an admin.
   lockDocuments: false,
   admin: {
     group: 'Shop',

@@ -129,7 +129,7 @@ export async function createOrder({
       | 'shippingPhone',
   ) => (physical ? input[field]?.trim() || null : null)
   // One transaction, one commit to disk: the address index, the order and its copy of the book
-  // are taken together or not at all (issue 18: they were three commits, each an fsync).
+  // are taken together or not at all (decision 014: not three commits, each an fsync).
   const stored = await storeNewOrder({
     payload,
     // Counted again inside the write: the counts above may be stale under a burst.
@@ -140,7 +140,7 @@ export async function createOrder({
     addressFor: (index) => {
       const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
       const address = deriveOrderAddress({ ...wallet, index })
-      // The next ones are derived on the address thread, not while a buyer waits (issue 18).
+      // The next ones are derived on the address thread, not while a buyer waits.
       void prepareOrderAddresses({ ...wallet, from: index + 1 })
       return address
     },

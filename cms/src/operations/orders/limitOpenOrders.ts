@@ -26,7 +26,7 @@ export const TOO_MANY_WAITING =
 /**
  * Why this order would hoard stock, or null: one client (or one e-mail address) may hold only so
  * many unpaid orders at once, each holding a copy for the expiry time and each sending an e-mail
- * (issue 14, finding 7: 50 orders took all the stock and mailed any address 50 times). `counted`
+ * (without it, 50 orders could take all the stock and mail any address 50 times). `counted`
  * when checkout read the counts already, with its product (`waitingOrdersColumns`). This early
  * answer spares a checkout the rate and the write; the limits hold because the write counts
  * again inside its transaction (`storeNewOrder`), the orders written with it included.
