@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const env = {
-  // The hardening suite, bounded to keep the whole of `npm test` under 15 minutes on 2 cores
+  // The hardening suite, bounded to keep the whole of `npm test` short on 2 cores
   // (`npm run test:hardening` runs the full numbers: 150 cases per endpoint, 100 payment cycles,
   // 8 worker kills, 5 web kills, 300 s of load). Explicit settings win.
   HARDENING_FUZZ_RUNS: '40',
@@ -59,12 +59,11 @@ if (checks.includes(false)) {
   process.exit(1)
 }
 
-// Vitest runs its projects one after another (each with its own pool): on these 2-core machines
-// that left a core idle for minutes. So two streams side by side: the unit, component and
-// integration projects in one; in the other the browser tests, then the production bundle's test
-// (it uses what the build step above built) beside the hardening suite. Most of these tests wait
-// on servers, chains and browsers more than they compute; the hardening suite asserts what held,
-// not how fast (its numbers are printed; `npm run test:hardening` runs it alone, in full).
+// Vitest runs its projects one after another (each with its own pool), and the browser and
+// hardening files one at a time: on these 2-core machines that left a core idle for minutes.
+// So: the unit, component and integration projects beside the browser tests, then the hardening
+// suite alone (beside everything else it starved the one SQLite writer of the payment tests, and
+// its numbers want a quiet machine). The production bundle's test uses what the build step built.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects) {
   const report = path.join(reports, `${label}.json`)
@@ -105,20 +104,15 @@ function vitest(label, projects) {
 }
 
 const started = Date.now()
-const results = (
-  await Promise.all([
-    vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']).then(
-      (r) => [r],
-    ),
-    vitest('browser', ['e2e']).then(async (browser) => [
-      browser,
-      ...(await Promise.all([
-        vitest('production', ['production']),
-        vitest('hardening', ['hardening']),
-      ])),
-    ]),
-  ])
-).flat()
+const [unitIntegration, ...browserAndProduction] = await Promise.all([
+  vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
+  // The production bundle (installed and run behind Caddy) after the browser tests.
+  vitest('browser', ['e2e']).then(async (browser) => [
+    browser,
+    await vitest('production', ['production']),
+  ]),
+]).then(([a, b]) => [a, ...b])
+const results = [unitIntegration, ...browserAndProduction, await vitest('hardening', ['hardening'])]
 const passed = results.reduce((n, r) => n + r.passed, 0)
 const failed = results.reduce((n, r) => n + r.failed, 0)
 const skipped = results.reduce((n, r) => n + r.skipped, 0)
