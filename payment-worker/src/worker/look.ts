@@ -50,7 +50,13 @@ async function lookAt(ctx: WorkerContext, batch: Batch) {
   // An address the source could not read says nothing of its payments (it is not an empty
   // history): its order waits for its own retry, and the rest of the batch is judged.
   const unread = batch.orders.filter((w) => !histories.has(w.address))
-  for (const w of unread) await addressUnread(ctx, w)
+  if (unread.length > 0) {
+    // The client keeps why each address failed; read once for the whole batch.
+    const failing = ctx.chain.stats?.().failingAddresses ?? []
+    const reasons = new Map(failing.map((f) => [f.address, f.reason]))
+    for (const w of unread)
+      await addressUnread(ctx, w, reasons.get(w.address) ?? 'no answer for this address')
+  }
   const read =
     unread.length === 0
       ? batch
@@ -63,12 +69,9 @@ async function lookAt(ctx: WorkerContext, batch: Batch) {
  * address): it backs off alone, and after a few looks in a row its order is shown to the
  * owner as needing attention; the notice goes at the order's next successful judgement.
  */
-async function addressUnread(ctx: WorkerContext, w: Watched) {
+async function addressUnread(ctx: WorkerContext, w: Watched, reason: string) {
   const failures = (ctx.unreadAddresses.get(w.address) ?? 0) + 1
   ctx.unreadAddresses.set(w.address, failures)
-  const reason =
-    ctx.chain.stats?.().failingAddresses.find((f) => f.address === w.address)?.reason ??
-    'no answer for this address'
   w.nextCheck = ctx.clock() + retryDelayMs(failures, ctx.settings.workerFastPollMs)
   ctx.logger.warn(
     { orderId: w.id, failures, reason },
