@@ -14,6 +14,7 @@ import { shop, waitForQuiet } from './lib/shop.mjs'
 import { benchCatalogue } from './sections/catalogue.mjs'
 import { benchCheckout } from './sections/checkout.mjs'
 import { benchDetection } from './sections/detection.mjs'
+import { benchLifetime } from './sections/lifetime.mjs'
 import { memoryAtEnd, withMemory } from './sections/memory.mjs'
 import { benchPages } from './sections/pages.mjs'
 import { benchStartup } from './sections/startup.mjs'
@@ -28,7 +29,7 @@ if (argv[0] === '--compare') {
   compareRuns(...argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))))
   process.exit(0)
 }
-// `--only=a,b` picks sections among catalogue, pages, detection and checkout; start-up and
+// `--only=a,b` picks sections among catalogue, pages, detection, lifetime and checkout; start-up and
 // memory at rest always run (`--only=none` runs just those).
 const only = argv
   .find((a) => a.startsWith('--only='))
@@ -51,6 +52,7 @@ async function main() {
     await withMemory('pages', benchPages)
   }
   if (want('detection')) await benchDetection()
+  if (want('lifetime')) await benchLifetime()
   if (want('checkout')) {
     // The rush comes to a shop at rest, as on launch day (not to one still loading /cms).
     await waitForQuiet('checkout')

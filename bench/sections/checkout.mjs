@@ -6,6 +6,7 @@ import { adminHeaders, adminSetStock } from '../lib/admin.mjs'
 import { openShopDb, whenNotBusy } from '../lib/database.mjs'
 import { cannon, getJson } from '../lib/http.mjs'
 import { shop, waitForQuiet } from '../lib/shop.mjs'
+import { payAndTime } from './detection.mjs'
 import { withMemory } from './memory.mjs'
 
 const SHIPPING = {
@@ -26,6 +27,7 @@ export async function benchCheckout() {
   const payloadRuns = await payloadWrites(duration)
   await waitForQuiet('checkout, after Payload REST')
   const { checkout, window } = await rush(book, duration)
+  const afterRush = await detectionAfterRush(book)
   const { after, orders } = await stockAndOrders(book)
 
   run.results.checkout = {
@@ -34,8 +36,12 @@ export async function benchCheckout() {
     payloadRest: meanOfRuns(payloadRuns),
     ordersInDb: orders,
     stockExact: initial - after === orders && after >= 0,
+    afterRush,
   }
   const ours = run.results.checkout.ours
+  log(
+    `after the rush: a rush buyer paid in ${afterRush.rushBuyerMs} ms, a new buyer in ${afterRush.newBuyerMs} ms (to PAYMENT_DETECTED)`,
+  )
   log(
     `checkout: ${ours.perSecond} orders/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, statuses ${JSON.stringify(ours.statuses)}, timeouts ${ours.timeouts}; Payload REST create ${run.results.checkout.payloadRest.perSecond}/s`,
   )
@@ -113,6 +119,32 @@ async function rush(book, duration) {
   )
   window.toMs = Date.now() - web.launchedAt
   return { checkout, window }
+}
+
+/**
+ * Detection while the worker takes up the rush's orders (their e-mails, their first looks): the
+ * rush's last buyer pays the moment the rush ends, then a buyer who checks out right after it
+ * pays at once; each timed from the wallet's broadcast to PAYMENT_DETECTED.
+ */
+async function detectionAfterRush(book) {
+  const db = openShopDb()
+  const last = await whenNotBusy(() =>
+    db.execute({
+      sql: 'select id from orders where product_id = ? order by created_at desc limit 1',
+      args: [book.id],
+    }),
+  )
+  db.close()
+  const rushBuyerMs = (await payAndTime(String(last.rows[0].id))).detectedMs
+  const res = await fetch(`${base}/api/orders/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.255.0.1' },
+    body: JSON.stringify({ productId: book.id, userEmail: 'after-rush@example.com', ...SHIPPING }),
+  })
+  const body = await res.json()
+  if (!body.success) throw new Error(`order failed: ${res.status} ${JSON.stringify(body)}`)
+  const newBuyerMs = (await payAndTime(body.orderId)).detectedMs
+  return { rushBuyerMs, newBuyerMs }
 }
 
 /**

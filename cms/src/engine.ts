@@ -1,27 +1,27 @@
 /**
  * The payment worker's one way into the shop (`@shop/cms/engine`): the collections' slugs and
  * types and the few operations a pass runs besides watching the chain (its lease and unit of
- * work, the next address checkout hands out, fulfilment, the jobs queue, the notice of an order
- * the worker could not process, the chain source's health with its alert). Nothing from the
- * database layer (`db/`): each operation here keeps its engine's details to itself.
- * Status changes themselves go through the Orders collection (its hooks keep the rules).
+ * work, the jobs queue with the deliveries of paid orders it runs, the notice of an order the
+ * worker could not process, the chain source's health with its alert). Nothing from the
+ * database layer (`db/`): each operation here keeps its engine's details to itself. Status
+ * changes themselves go through the Orders collection, whose hooks keep the rules and queue
+ * what a change causes (delivery, e-mails, webhooks): the worker records what the chain says
+ * and runs the queue, it never delivers an order by itself.
  */
 export { globalSlugs, slugs } from './collections/slugs'
 export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
 export { countChainLook } from './operations/worker/chainLooks'
-export { nextAddressIndex } from './operations/worker/nextAddressIndex'
 export { claimWorkerLease, releaseWorkerLease } from './operations/worker/workerLease'
 export { asOneWorkUnit } from './operations/worker/workUnit'
 export { checkChainAlert } from './operations/chainHealth/checkChainAlert'
 export { recordChainHealth } from './operations/chainHealth/recordChainHealth'
 export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
 export { loadEmailRenderer } from './operations/email/renderOrderEmail'
-export { fulfilOrder } from './operations/fulfilment/fulfilOrder'
+export { queueMissingFulfilments } from './operations/fulfilment/fulfilmentJob'
 export {
   clearOrderAttention,
   failureReason,
   markOrderAttention,
 } from './operations/orders/orderAttention'
-export { releaseOrphanedJobs, runDueJobs } from './jobs'
-export { fileStoreOf } from './storage'
+export { releaseOrphanedJobs, runDueJobs, runFulfilmentJobs, runMessageJobs } from './jobs'
 export type * from './payload-types'

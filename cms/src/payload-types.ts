@@ -144,6 +144,7 @@ export interface Config {
   user: Staff;
   jobs: {
     tasks: {
+      'fulfil-order': TaskFulfilOrder;
       'send-email': TaskSendEmail;
       'deliver-webhook': TaskDeliverWebhook;
       inline: {
@@ -727,7 +728,7 @@ export interface PayloadJob {
     | {
         executedAt: string;
         completedAt: string;
-        taskSlug: 'inline' | 'send-email' | 'deliver-webhook';
+        taskSlug: 'inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook';
         taskID: string;
         input?:
           | {
@@ -760,7 +761,7 @@ export interface PayloadJob {
         id?: string | null;
       }[]
     | null;
-  taskSlug?: ('inline' | 'send-email' | 'deliver-webhook') | null;
+  taskSlug?: ('inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook') | null;
   queue?: string | null;
   waitUntil?: string | null;
   processing?: boolean | null;
@@ -1471,6 +1472,18 @@ export interface CollectionsWidget {
     [k: string]: unknown;
   };
   width: 'full';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskFulfil-order".
+ */
+export interface TaskFulfilOrder {
+  input: {
+    orderId: string;
+  };
+  output: {
+    status?: string | null;
+  };
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema

@@ -56,13 +56,12 @@ async function main() {
         onTransaction: (tx) => worker.pushed.transaction(tx),
         onBlock: ({ height }) => worker.pushed.block(height),
         onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
-        onStatus: ({ connected, error }) =>
-          connected
-            ? logger.info({ url: pushUrl }, 'chain push stream connected')
-            : logger.warn(
-                { url: pushUrl, error },
-                'chain push stream down; polling carries on alone',
-              ),
+        onStatus: ({ connected, error }) => {
+          worker.pushed.connected(connected)
+          if (connected) logger.info({ url: pushUrl }, 'chain push stream connected')
+          else
+            logger.warn({ url: pushUrl, error }, 'chain push stream down; polling carries on alone')
+        },
       })
     : undefined
   logger.info(

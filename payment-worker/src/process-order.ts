@@ -13,7 +13,8 @@ import type { AddressTransaction, Outpoint, SpentBy } from '@shop/chain'
  * Payment per outpoint; the unique outpoint makes a repeat a no-op), then moves the order to the
  * status its recorded payments and the clock call for, through the domain's transition table.
  * Everything it decides is derived from the database, so a crash anywhere is repaired by the
- * next pass. Fulfilment is a separate step (fulfilOrder).
+ * next pass. Delivery is a job the Orders seam queues with the change to PAID (worker/jobs.ts
+ * runs it).
  */
 
 export type OrderSettings = {
@@ -358,7 +359,10 @@ export async function settleOrder({
   logger: Log
   /** When the look at the chain began: an order expires only by a look begun after its deadline. */
   now?: Date
-  /** Runs just before a PAID order is delivered (the worker's fault tests crash there). */
+  /**
+   * Runs inside the change to PAID, just before its delivery is queued (the worker's fault tests
+   * crash there).
+   */
   beforeFulfil?: () => void
 }): Promise<Order> {
   const from = order.status as OrderStatus
@@ -381,7 +385,7 @@ export async function settleOrder({
   if (Object.keys(data).length === 0) return order
 
   // The Orders collection's hooks check the move and do what it causes (the copy back to the
-  // shelf on EXPIRED, delivery on PAID) in the same transaction.
+  // shelf on EXPIRED, the delivery queued on PAID) in the same transaction.
   const updated = (await payload.update({
     collection: slugs.orders,
     id: order.id,

@@ -22,7 +22,8 @@ import type { PaymentWorker } from '../src/worker'
  * Here the chain holds every such look until the test lets it go.
  */
 
-const OLDER = 400
+// Enough for every pass of the file to find older orders due (a pass may look at 120).
+const OLDER = 1200
 let h: PaymentsHarness
 let worker: PaymentWorker
 let pdfId: number

@@ -27,6 +27,8 @@ import { startPaymentWorker } from '../src/worker'
 const MINUTE = 60_000
 let h: PaymentsHarness
 let worker: PaymentWorker
+/** The worker the stream's messages go to. */
+let listener: PaymentWorker
 let feed: ChainFeed
 let pdfId: number
 /** Every address-history call the worker made. */
@@ -63,15 +65,16 @@ beforeAll(async () => {
     settings: { ...loadEnv(), workerFastPollMs: MINUTE, workerSlowPollMs: MINUTE },
   })
   await worker.nextPass()
+  listener = worker
   feed = connectChainFeed({
     url: h.simulator.socketUrl,
     onTransaction: (tx) => {
       heard.add(tx.txid)
-      worker.pushed.transaction(tx)
+      listener.pushed.transaction(tx)
     },
     onBlock: ({ height }) => {
       blocks.add(height)
-      worker.pushed.block(height)
+      listener.pushed.block(height)
     },
     reconnectDelayMs: () => 50,
   })
@@ -128,8 +131,7 @@ describe('the push stream', () => {
     expect(Date.now() - minedAt).toBeLessThan(MINUTE / 6)
   })
 
-  it('has an order read at once when a push pays the next address checkout hands out, though looks miss it', async () => {
-    // The worker's last pass read the address counter: the next order's address is expected.
+  it('has an order read at once when a push pays an address the worker does not watch yet, though looks miss it', async () => {
     await worker.runOnce()
     const orderId = await createOrder(h.shop, pdfId)
     const { paymentAddress } = await getOrder(h.shop.payload, orderId)
@@ -146,28 +148,55 @@ describe('the push stream', () => {
     expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
   })
 
-  it('judges a pushed payment on time by when the stream carried it, not when the worker got to it', async () => {
-    // Past the next addresses the worker expects (a rush), so nothing reads the order at once.
-    for (let i = 0; i < 25; i += 1) await createOrder(h.shop, pdfId)
-    const orderId = await createOrder(h.shop, pdfId)
-    // It expires two seconds from now (no grace in these tests).
-    const expiresAt = Date.now() + 2000
-    await h.shop.payload.update({
-      collection: slugs.orders,
-      id: orderId,
-      data: { gatewayExpiresAt: new Date(expiresAt).toISOString() },
-    })
-    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-    const { txid } = paid.body as { txid: string }
-    await waitFor(async () => heard.has(txid))
-    expect(Date.now()).toBeLessThan(expiresAt)
-    // The worker gets to the order only after its expiry (it polls once a minute).
-    await waitFor(async () => Date.now() > expiresAt + 200)
-    expect(await statusOf(orderId)).toBe('AWAITING_PAYMENT')
-    await worker.runOnce()
-    await waitFor(async () => (await statusOf(orderId)) !== 'AWAITING_PAYMENT', {
+  it('has a payment to an order deep in a rush judged at once, before the worker reads the rush', async () => {
+    // Thirty orders at once, more than the worker would read ahead of its next pass.
+    const rush: string[] = []
+    for (let i = 0; i < 30; i += 1) rush.push(await createOrder(h.shop, pdfId))
+    const last = rush.at(-1)!
+    const paidAt = Date.now()
+    await api(h.shop, `/api/test-mode/orders/${last}/pay`, { body: {} })
+    // No pass is due for a minute: the push alone has the order looked up and judged.
+    await waitFor(async () => (await statusOf(last)) === 'PAYMENT_DETECTED', {
       timeoutMs: 10_000,
     })
-    expect(await statusOf(orderId)).toBe('PAYMENT_DETECTED')
+    expect(Date.now() - paidAt).toBeLessThan(MINUTE / 6)
+    expect(await statusOf(rush[0]!)).toBe('AWAITING_PAYMENT')
+  })
+
+  it('judges a pushed payment on time by when the stream carried it, not when the worker got to it', async () => {
+    // A worker that has not run its first pass yet (starting, or taking over): it keeps what the
+    // stream says and gets to the order only after its expiry.
+    const late = startPaymentWorker({
+      payload: h.shop.payload,
+      chain: simulatorClient(h.simulator),
+      logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+      settings: { ...loadEnv(), workerFastPollMs: MINUTE, workerSlowPollMs: MINUTE },
+      autoStart: false,
+    })
+    await worker.stop()
+    listener = late
+    try {
+      const orderId = await createOrder(h.shop, pdfId)
+      // It expires two seconds from now (no grace in these tests).
+      const expiresAt = Date.now() + 2000
+      await h.shop.payload.update({
+        collection: slugs.orders,
+        id: orderId,
+        data: { gatewayExpiresAt: new Date(expiresAt).toISOString() },
+      })
+      const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
+      const { txid } = paid.body as { txid: string }
+      await waitFor(async () => heard.has(txid))
+      expect(Date.now()).toBeLessThan(expiresAt)
+      await waitFor(async () => Date.now() > expiresAt + 200)
+      expect(await statusOf(orderId)).toBe('AWAITING_PAYMENT')
+      await late.runOnce()
+      await waitFor(async () => (await statusOf(orderId)) !== 'AWAITING_PAYMENT', {
+        timeoutMs: 10_000,
+      })
+      expect(await statusOf(orderId)).toBe('PAYMENT_DETECTED')
+    } finally {
+      await late.stop()
+    }
   })
 })

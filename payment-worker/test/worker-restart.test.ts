@@ -61,9 +61,9 @@ describe('a worker killed between recording a payment and delivering the order',
     })
     expect(payments.totalDocs).toBeGreaterThanOrEqual(1)
 
-    // Dies while making an order PAID, just before delivering it. The status and the delivery
-    // commit together (the Orders seam), so the death leaves neither: no order is PAID without
-    // its token, and the recorded payments are still there.
+    // Dies while making an order PAID, just before its delivery is queued. The status and its
+    // queued delivery commit together (the Orders seam), so the death leaves neither: no order
+    // is PAID without its token, and the recorded payments are still there.
     await runCrashingWorker('before-fulfil')
     const orders = await Promise.all(
       [afterRecord, beforeFulfil].map((id) => getOrder(h.shop.payload, id)),
@@ -173,5 +173,79 @@ describe('the "order created" e-mail', () => {
     await h.worker.runOnce()
     await h.worker.runOnce()
     expect(await createdMails(orderId)).toBe(0)
+  })
+})
+
+const tokensOf = async (orderId: string) =>
+  (
+    await h.shop.payload.count({
+      collection: slugs.downloadTokens,
+      where: { order: { equals: orderId } },
+    })
+  ).totalDocs
+
+const paidMailsOf = async (orderId: string) =>
+  (
+    await h.shop.payload.count({
+      collection: slugs.emailOutbox,
+      where: { and: [{ order: { equals: orderId } }, { kind: { equals: 'order-paid' } }] },
+    })
+  ).totalDocs
+
+describe('a worker killed inside the job that delivers a paid order', () => {
+  it('leaves the order paid with its delivery queued; the next worker delivers it once', async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    // Made PAID by another door (the owner marking it paid): the change queues its delivery.
+    await h.shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { status: 'PAID' },
+    })
+    const queued = async () =>
+      (
+        await h.shop.payload.find({
+          collection: 'payload-jobs',
+          where: { 'input.orderId': { equals: orderId } },
+          depth: 0,
+        })
+      ).docs
+    const paid = await getOrder(h.shop.payload, orderId)
+    expect(paid.status).toBe('PAID')
+    expect(paid.fulfilledAt ?? null).toBeNull()
+    expect(await queued()).toHaveLength(1)
+
+    // Dies inside the job, just before delivering: the job stays marked running.
+    await runCrashingWorker('before-fulfil')
+    const cut = await getOrder(h.shop.payload, orderId)
+    expect(cut.status).toBe('PAID')
+    expect(cut.fulfilledAt ?? null).toBeNull()
+    expect(await tokensOf(orderId)).toBe(0)
+    expect((await queued()).map((job) => job.processing)).toEqual([true])
+
+    // The next worker to hold the lease puts the job back and runs it.
+    const { loadEnv } = await import('@shop/cms/process')
+    const next = startPaymentWorker({
+      payload: h.shop.payload,
+      chain: createWhatsOnChainClient({ baseUrl: h.simulator.wocUrl, maxRequestsPerSecond: 200 }),
+      logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+      settings: loadEnv(),
+      autoStart: false,
+    })
+    try {
+      await next.runOnce()
+      const delivered = await getOrder(h.shop.payload, orderId)
+      expect(delivered.fulfilledAt).toEqual(expect.any(String))
+      expect(await tokensOf(orderId)).toBe(1)
+      expect(await paidMailsOf(orderId)).toBe(1)
+      expect(await queued()).toEqual([])
+      // More passes change nothing.
+      await next.runOnce()
+      await h.worker.runOnce()
+      expect(await tokensOf(orderId)).toBe(1)
+      expect(await paidMailsOf(orderId)).toBe(1)
+      expect((await getOrder(h.shop.payload, orderId)).fulfilledAt).toBe(delivered.fulfilledAt)
+    } finally {
+      await next.stop()
+    }
   })
 })

@@ -1,12 +1,22 @@
 import type { JobsConfig, Payload, TaskConfig } from 'payload'
+import { createLocalReq } from 'payload'
 
 import { nobody } from '../access/nobody'
 import { isAdmin } from '../access/isAdmin'
 import type { Env } from '../config/env'
 import { shopInfoOf } from '../operations/email/renderOrderEmail'
 import { sendOutboxEmail } from '../operations/email/sendOutboxEmail'
+import type { FulfilmentJobContext } from '../operations/fulfilment/fulfilmentJob'
+import { deliverPaidOrder } from '../operations/fulfilment/fulfilmentJob'
 import { deliverWebhook } from '../operations/webhooks/webhooks'
-import { EMAIL_RETRIES, JOB_QUEUES, TASKS, WEBHOOK_RETRIES } from './queues'
+import {
+  EMAIL_RETRIES,
+  FULFILMENT_RETRIES,
+  FULFILMENT_RETRY_BASE_MS,
+  JOB_QUEUES,
+  TASKS,
+  WEBHOOK_RETRIES,
+} from './queues'
 
 type JobLog = { log?: { taskSlug: string; state: string }[] | null }
 
@@ -19,13 +29,33 @@ const isLastTry = (job: JobLog, slug: string, retries: number) =>
   retries
 
 /**
- * The background work of the shop as jobs on Payload's queue: each outbox row (an e-mail, a
- * webhook delivery) queues its job in the same transaction that inserts it (the collections'
- * afterChange hooks), and the payment worker that holds the lease runs the due ones every pass
+ * The background work of the shop as jobs on Payload's queue: the delivery of a paid order,
+ * queued by the Orders seam with the change to PAID, and each outbox row (an e-mail, a webhook
+ * delivery), whose job is queued in the same transaction that inserts it (the collections'
+ * afterChange hooks). The payment worker that holds the lease runs the due ones every pass
  * (`runDueJobs`). Retries and backoff are Payload's; only the lease holder runs jobs, so a job
  * never runs in two processes at once (decision 011). Nobody runs or queues jobs over HTTP.
  */
 export function shopJobs(env: Env): JobsConfig {
+  const fulfilOrder: TaskConfig<{ input: { orderId: string }; output: { status: string | null } }> =
+    {
+      slug: TASKS.fulfilOrder,
+      inputSchema: [{ name: 'orderId', type: 'text', required: true }],
+      outputSchema: [{ name: 'status', type: 'text' }],
+      retries: {
+        attempts: FULFILMENT_RETRIES,
+        backoff: { type: 'exponential', delay: FULFILMENT_RETRY_BASE_MS },
+      },
+      handler: async ({ input, job, req }) => ({
+        output: await deliverPaidOrder({
+          payload: req.payload,
+          orderId: input.orderId,
+          settings: env,
+          lastAttempt: isLastTry(job as JobLog, TASKS.fulfilOrder, FULFILMENT_RETRIES),
+          beforeFulfil: (req.context as FulfilmentJobContext).beforeFulfil,
+        }),
+      }),
+    }
   const sendEmail: TaskConfig<{ input: { outboxId: string }; output: { sent: boolean } }> = {
     slug: TASKS.sendEmail,
     inputSchema: [{ name: 'outboxId', type: 'text', required: true }],
@@ -66,12 +96,13 @@ export function shopJobs(env: Env): JobsConfig {
     }),
   }
   return {
-    tasks: [sendEmail, deliverWebhookTask],
+    tasks: [fulfilOrder, sendEmail, deliverWebhookTask],
     // Only the payment worker holding the lease runs jobs (Local API): Payload's
     // /cms/api/payload-jobs/run would otherwise let any signed-in editor run them in a web
     // process, beside the worker.
     access: { run: () => false, queue: () => false, cancel: () => false },
-    // Completed jobs go; the outbox rows keep what was sent. Failed ones stay for the owner.
+    // Completed jobs go; the outbox rows keep what was sent, the orders what was delivered.
+    // Failed ones stay for the owner.
     deleteJobOnComplete: true,
     jobsCollectionOverrides: ({ defaultJobsCollection }) => ({
       ...defaultJobsCollection,
@@ -82,8 +113,26 @@ export function shopJobs(env: Env): JobsConfig {
   }
 }
 
-/** Runs the due jobs of the shop's queues (the payment worker, every pass, while it holds the lease). */
-export async function runDueJobs(
+/**
+ * Runs the due deliveries of paid orders, one after the other. `beforeFulfil` (the worker's
+ * fault tests) runs inside each job, just before its order is delivered.
+ */
+export async function runFulfilmentJobs(
+  payload: Payload,
+  { limit = 20, beforeFulfil }: { limit?: number; beforeFulfil?: () => void } = {},
+): Promise<void> {
+  const context: FulfilmentJobContext = beforeFulfil ? { beforeFulfil } : {}
+  await payload.jobs.run({
+    queue: JOB_QUEUES.fulfilment,
+    limit,
+    sequential: true,
+    req: await createLocalReq({ context }, payload),
+    silent: { info: true },
+  })
+}
+
+/** Runs the due e-mails (unless `email` is false: they wait) and webhook deliveries. */
+export async function runMessageJobs(
   payload: Payload,
   { email, limit = 20 }: { email: boolean; limit?: number },
 ): Promise<void> {
@@ -92,9 +141,26 @@ export async function runDueJobs(
 }
 
 /**
- * Jobs left `processing` by a worker that died mid-job. Only the lease holder runs jobs, so at
- * the moment a worker takes the lease no job is really running: the ones marked so go back to
- * the queue (a message the dead worker had just sent is not sent twice: its row says sent).
+ * Runs the due jobs of every queue, as the payment worker's jobs step does while it holds the
+ * lease: deliveries first, so the paid e-mails they queue go in the same run.
+ */
+export async function runDueJobs(
+  payload: Payload,
+  {
+    email,
+    limit = 20,
+    beforeFulfil,
+  }: { email: boolean; limit?: number; beforeFulfil?: () => void },
+): Promise<void> {
+  await runFulfilmentJobs(payload, { limit, beforeFulfil })
+  await runMessageJobs(payload, { email, limit })
+}
+
+/**
+ * Jobs left `processing` by a worker that died mid-job, of every queue. Only the lease holder
+ * runs jobs, so at the moment a worker takes the lease no job is really running: the ones marked
+ * so go back to the queue (a message the dead worker had just sent is not sent twice: its row
+ * says sent; an order it had just delivered is not delivered twice: it has fulfilledAt).
  */
 export async function releaseOrphanedJobs(payload: Payload): Promise<number> {
   const released = await payload.update({

@@ -88,7 +88,7 @@ describe('the batch plan of a pass: the calls and their looks', () => {
     expect(ids(plan)).toEqual([[due.id, ...soon.slice(0, 19).map((w) => w.id)]])
   })
 
-  it('gives a full look (two calls) after a block, to detected orders and to older ones', () => {
+  it('gives a full look (one call, as a mempool look) after a block, to detected orders and to older ones', () => {
     const afterBlock = fresh({ fullLookDue: true })
     const detected = fresh({ status: 'PAYMENT_DETECTED' })
     const waiting = fresh()
@@ -105,7 +105,28 @@ describe('the batch plan of a pass: the calls and their looks', () => {
       { scope: 'unconfirmed', orders: [waiting] },
       { scope: 'all', orders: [expired] },
     ])
-    expect(cost(plan)).toBe(5)
+    expect(cost(plan)).toBe(3)
+  })
+})
+
+describe('the batch plan of a pass: calls filled', () => {
+  it('fills a call for older orders with older orders due within ten minutes, the soonest first', () => {
+    const due = older({ id: 'due', nextCheck: now - 1_000 })
+    const soon = Array.from({ length: 25 }, (_, i) =>
+      older({ id: `soon-${i}`, nextCheck: now + (i + 1) * 20_000 }),
+    )
+    const later = older({ id: 'later', nextCheck: now + 11 * 60_000 })
+    const waiting = fresh({ nextCheck: now + 1_000 })
+    const { plan } = planBatches({
+      watched: [later, ...soon.toReversed(), due, waiting],
+      now,
+      pass: 1,
+      callsPerPass: 3,
+      settings,
+    })
+    // Before, one call for the one due order: at a hundred orders a day older orders' looks
+    // went one address per call.
+    expect(ids(plan)).toEqual([['due', ...soon.slice(0, 19).map((w) => w.id)]])
   })
 })
 
@@ -142,14 +163,14 @@ describe('the batch plan of a pass: who goes first', () => {
       watched: [...old, asked, ...fresh40],
       now,
       pass: 1,
-      callsPerPass: 4,
+      callsPerPass: 3,
       settings,
     })
-    // The re-check (a full look, 2 calls) and the first 20 fresh orders (1 call) fit; the
+    // The re-check (a full look, one call) and the first 20 fresh orders (one call) fit; the
     // second batch of fresh ones fits too; the older ones wait.
     expect(plan.map((b) => b.scope)).toEqual(['all', 'unconfirmed', 'unconfirmed'])
     expect(plan[0]!.orders.map((w) => w.id)).toEqual(['asked'])
-    expect(cost(plan)).toBe(4)
+    expect(cost(plan)).toBe(3)
     expect(backlog).toBe(true)
   })
 })
@@ -162,7 +183,7 @@ describe('the batch plan of a pass: the budget', () => {
     ]
     const rush = Array.from({ length: 100 }, () => fresh())
     const plan = (pass: number) =>
-      planBatches({ watched: [...rush, ...old], now, pass, callsPerPass: 3, settings }).plan
+      planBatches({ watched: [...rush, ...old], now, pass, callsPerPass: 2, settings }).plan
     expect(ids(plan(1)).flat()).not.toContain('waited-most')
     expect(ids(plan(2)).flat()).not.toContain('waited-most')
     const third = plan(3)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import type { Watched, WatchSettings } from './watched'
-import { intervalFor, retryDelayMs, RETRY_MAX_MS } from './watched'
+import { afterBlock, firstLookAt, intervalFor, retryDelayMs, RETRY_MAX_MS } from './watched'
 
 const now = Date.parse('2026-11-24T12:00:00Z')
 const settings: WatchSettings = {
@@ -46,5 +46,42 @@ describe('how long an order whose processing failed waits for its retry', () => 
     ])
     expect(retryDelayMs(8, 10_000)).toBe(RETRY_MAX_MS)
     expect(retryDelayMs(10_000, 10_000)).toBe(15 * MINUTE)
+  })
+})
+
+describe('how often an order is looked at while the push stream is connected', () => {
+  it('every five minutes while fresh, ten with money on the way, older ones six times less often', () => {
+    // Before, the stream changed nothing: a lone buyer's order was looked for every 0.5 s.
+    expect(intervalFor(awaiting(1), now, settings, true)).toBe(5 * MINUTE)
+    // Still at most until its deadline: the look that expires it comes on time.
+    expect(intervalFor(awaiting(17), now, settings, true)).toBe(4 * MINUTE)
+    expect(intervalFor({ ...awaiting(3), status: 'PAYMENT_DETECTED' }, now, settings, true)).toBe(
+      10 * MINUTE,
+    )
+    const expired = { ...awaiting(180), status: 'EXPIRED' }
+    expect(intervalFor(expired, now, settings, true)).toBe(
+      6 * intervalFor(expired, now, settings, false),
+    )
+  })
+
+  it('looks at a new order first one interval on when the stream was connected before it', () => {
+    const order = awaiting(0)
+    expect(firstLookAt(order, now, settings, undefined)).toBe(now)
+    expect(firstLookAt(order, now, settings, now - 10_000)).toBe(now + 5 * MINUTE)
+    // Placed before the stream connected: what the stream carried before then is unknown.
+    expect(firstLookAt(order, now, settings, now + 1)).toBe(now)
+  })
+
+  it('has a block looked for at once by orders with money on the way, by fresh ones at their next look', () => {
+    const detected = { ...awaiting(3), funded: true, nextCheck: now + 9 * MINUTE }
+    const fresh = { ...awaiting(3), nextCheck: now + 4 * MINUTE }
+    afterBlock(detected, now, settings, true)
+    afterBlock(fresh, now, settings, true)
+    expect([detected.fullLookDue, detected.nextCheck]).toEqual([true, now])
+    expect([fresh.fullLookDue, fresh.nextCheck]).toEqual([true, now + 4 * MINUTE])
+    // Polling alone, the fresh order is looked at now as well.
+    const polled = { ...awaiting(3), nextCheck: now + 4_000 }
+    afterBlock(polled, now, settings, false)
+    expect([polled.fullLookDue, polled.nextCheck]).toEqual([true, now])
   })
 })

@@ -70,16 +70,75 @@ export const scopeOf = (w: Watched, now: number, settings: WatchSettings): Histo
     ? 'unconfirmed'
     : 'all'
 
-/** How long until the order is looked at again. */
-export function intervalFor(w: Watched, now: number, settings: WatchSettings): number {
+/**
+ * While WhatsOnChain's push stream is connected it carries every mempool payment and every
+ * block, so a look only guards against a message the stream lost: a fresh order is looked at
+ * every 5 minutes (a lost payment is still seen while the buyer waits), one with money on the
+ * way every 10 (each block asks for its full look at once, tip.ts), and older orders 6 times
+ * less often than when polling alone. The moment the stream drops, the polling schedule
+ * comes back (decision 019).
+ */
+export const PUSHED_FRESH_INTERVAL_MS = 5 * 60_000
+export const PUSHED_DETECTED_INTERVAL_MS = 10 * 60_000
+export const PUSHED_OLDER_FACTOR = 6
+/** How often the chain's tip is read while the stream announces each block. */
+export const PUSHED_TIP_POLL_MS = 60_000
+
+/**
+ * How long until the order is looked at again; `pushed`: the push stream is connected (and
+ * carries what a look would find first).
+ */
+export function intervalFor(
+  w: Watched,
+  now: number,
+  settings: WatchSettings,
+  pushed = false,
+): number {
   const deadline = deadlineOf(w, settings)
   let interval: number
-  if (w.status === 'PAYMENT_DETECTED') interval = settings.workerSlowPollMs
-  else if (isFresh(w, now, settings)) interval = freshIntervalMs(w, now, settings.workerFastPollMs)
-  else interval = olderOrderIntervalMs({ createdAt: w.createdAt, deadline }, now, settings)
+  if (w.status === 'PAYMENT_DETECTED')
+    interval = pushed ? PUSHED_DETECTED_INTERVAL_MS : settings.workerSlowPollMs
+  else if (isFresh(w, now, settings))
+    interval = pushed
+      ? PUSHED_FRESH_INTERVAL_MS
+      : freshIntervalMs(w, now, settings.workerFastPollMs)
+  else
+    interval =
+      olderOrderIntervalMs({ createdAt: w.createdAt, deadline }, now, settings) *
+      (pushed ? PUSHED_OLDER_FACTOR : 1)
   // An open order is looked at again the moment its deadline passes.
   if (isOpen(w.status) && deadline > now) interval = Math.min(interval, deadline - now)
   return interval
+}
+
+/**
+ * When a newly read fresh order, placed after the last block the worker saw, is first looked
+ * at: now, unless the push stream was already connected when it was placed (the stream
+ * carries its payment; the look is a guard, one interval on).
+ */
+export function firstLookAt(
+  w: Watched,
+  now: number,
+  settings: WatchSettings,
+  pushedSince: number | undefined,
+): number {
+  if (pushedSince === undefined || w.createdAt <= pushedSince) return now
+  return now + intervalFor(w, now, settings, true)
+}
+
+/**
+ * A new block: whatever left the mempool for it is seen by a full look, so an order with money
+ * on the way, one looked at in the mempool only and a fresh one get their next look full. Those
+ * with money on the way are looked at now (the block may confirm it); polling alone, the fresh
+ * ones too (the stream, when connected, has already carried their payments). Orders still
+ * waiting from an earlier block keep their place: blocks coming faster than the budget serves
+ * them must not send the same first orders to the front every time.
+ */
+export function afterBlock(w: Watched, now: number, settings: WatchSettings, pushed = false) {
+  if (w.fullLookDue) return
+  if (!(w.funded || w.mempoolOnly || isFresh(w, now, settings))) return
+  w.fullLookDue = true
+  if (w.funded || !pushed) w.nextCheck = Math.min(w.nextCheck, now)
 }
 
 /** The longest an order (or address) whose processing keeps failing waits for its next try. */

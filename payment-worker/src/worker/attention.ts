@@ -27,14 +27,15 @@ export async function showOwner(
 }
 
 /**
- * One order's judgement or delivery threw: logged with the reason, shown to the owner as
- * needing attention, and tried again on its own after a delay that grows with each failure
- * in a row. Never throws: the pass goes on with the other orders. Returns when it is tried again.
+ * One order's judgement threw: logged with the reason, shown to the owner as needing attention,
+ * and tried again on its own after a delay that grows with each failure in a row. Never throws:
+ * the pass goes on with the other orders. Returns when it is tried again. (A delivery that fails
+ * is its job's: retried by the queue, shown to the owner after its last try.)
  */
 export async function processingFailed(
   ctx: WorkerContext,
   orderId: string,
-  what: 'settle' | 'deliver',
+  what: 'settle',
   error: unknown,
 ): Promise<number> {
   const failures = (ctx.failing.get(orderId)?.failures ?? 0) + 1

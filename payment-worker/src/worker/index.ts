@@ -1,6 +1,6 @@
 import type { PushedTransaction } from '@shop/chain'
 
-import { askPushWork, onPushedBlock, onPushedTransaction } from './push'
+import { askPushWork, onPushConnected, onPushedBlock, onPushedTransaction } from './push'
 import { passNow, runOnce, wake } from './run'
 import type { WorkerContext, WorkerDeps } from './state'
 import { createContext } from './state'
@@ -10,8 +10,9 @@ import { createContext } from './state'
  * (worker/watchList.ts: all watched orders reloaded every minute, new ones picked up every
  * pass), the calls of a pass a pure plan (watch/plan.ts) run one call at a time
  * (worker/calls.ts), each call a look at a batch of addresses (worker/look.ts) whose findings
- * are judged order by order (worker/judge.ts: payments recorded, status settled, delivery), and
- * the jobs queue run at the end of every pass (worker/jobs.ts). It spends a budget of chain
+ * are judged order by order (worker/judge.ts: payments recorded, status settled, the delivery
+ * a change to PAID queued run at once), and the jobs queue run at the end of every pass
+ * (worker/jobs.ts). It spends a budget of chain
  * calls per pass, so it never asks WhatsOnChain more than WOC_MAX_REQUESTS_PER_SECOND (3
  * without a key) however many orders are open:
  * - fresh orders (awaiting payment, created in the last 15 minutes) first, every
@@ -29,13 +30,16 @@ import { createContext } from './state'
  *   order's status is never moved back;
  * - an order the owner asked to re-check from the admin (recheckRequestedAt), at once, with a
  *   full look, however old;
- * - what the push stream says is judged at once beside the loop (worker/push.ts).
- * It queues each new order's "order created" e-mail, records payments, settles statuses, fulfils
- * paid orders and sends queued e-mails. A failing chain source is retried with exponential
- * backoff (worker/run.ts); nothing is lost because every decision is re-derived from the
- * database on the next look. One order whose judgement or delivery throws is logged, shown to
- * the owner as needing attention and tried again on its own with a growing delay
- * (worker/attention.ts), while the pass goes on with the others.
+ * - what the push stream says is judged at once beside the loop (worker/push.ts); while it is
+ *   connected, the looks above are fewer (watch/watched.ts: every 5 minutes for a fresh order,
+ *   6 times less often for older ones), since it carries every payment and block first.
+ * It queues each new order's "order created" e-mail, records payments, settles statuses, and
+ * runs the jobs the shop queued (deliveries of paid orders, e-mails, webhooks); it never
+ * delivers an order by itself. A failing chain source is retried with exponential backoff
+ * (worker/run.ts); nothing is lost because every decision is re-derived from the database on
+ * the next look. One order whose judgement throws is logged, shown to the owner as needing
+ * attention and tried again on its own with a growing delay (worker/attention.ts), while the
+ * pass goes on with the others; a delivery that fails is retried by its job.
  */
 
 export type { CrashPoints, WorkerSettings } from './state'
@@ -45,12 +49,18 @@ export type PaymentWorker = {
   runOnce: () => Promise<void>
   /**
    * What the chain's push stream said (chain/src/feed.ts): a transaction paying a watched
-   * address is fetched and judged at once, without waiting for its order's next look; a new
-   * block asks for the tip at once. Hints only: the looks go on as before.
+   * address is judged at once, without waiting for its order's next look (an order not read
+   * yet is looked up by its address); a new block asks for the tip at once. Hints only: the
+   * looks go on, fewer while the stream is connected.
    */
   pushed: {
     transaction: (tx: PushedTransaction) => void
     block: (height: number) => void
+    /**
+     * The stream connected or dropped: while it is connected the looks are fewer (it carries
+     * what they would find first); when it drops, the polling schedule comes back at once.
+     */
+    connected: (connected: boolean) => void
   }
   stop: () => Promise<void>
   /** Resolves after the next complete pass. */
@@ -80,6 +90,7 @@ export function startPaymentWorker({
     pushed: {
       transaction: (tx) => onPushedTransaction(ctx, tx),
       block: (height) => onPushedBlock(ctx, height),
+      connected: (connected) => onPushConnected(ctx, connected),
     },
     nextPass: () => new Promise<void>((resolve) => run.passWaiters.push(resolve)),
     async stop() {

@@ -8,15 +8,16 @@ import type { Batch } from '../watch/plan'
 import type { Watched } from '../watch/watched'
 import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
 import { processed, processingFailed } from './attention'
-import { fulfil } from './deliver'
+import { deliverNow } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 import { clearRecheck, forget, isFunded } from './watchList'
 
 /**
  * Judging what the chain says of an order's address: its payments recorded, its status settled
- * (process-order.ts), a paid order delivered, and when it is looked at next. Each order is
- * judged on its own: one that throws waits for its own retry while the others go on.
+ * (process-order.ts), the delivery a change to PAID queued run at once (jobs.ts), and when it is
+ * looked at next. Each order is judged on its own: one that throws waits for its own retry while
+ * the others go on.
  */
 
 type Histories = ReadonlyMap<string, readonly AddressTransaction[]>
@@ -103,7 +104,7 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     : batch.scope === 'all' && key === w.recorded
   const retrying = ctx.failing.has(w.id) || Boolean(w.attention)
   if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck && !retrying) {
-    w.nextCheck = now + intervalFor(w, now, watchSettings)
+    w.nextCheck = now + intervalFor(w, now, watchSettings, ctx.push.connected)
     return
   }
   const order = (await ctx.payload.findByID({
@@ -118,12 +119,15 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
   }
   const recheck = w.recheck
   const settled = await recordAndSettle(ctx, finding, order)
-  if (settled.status === 'PAID' && !settled.fulfilledAt) await fulfil(ctx, settled)
-  await processed(ctx, w.id, Boolean(w.attention || settled.attentionSince))
+  // Its delivery is a job the Orders seam queued with the change to PAID: run now, and the
+  // owner's notice of a delivery that failed is the job's to clear, once it delivers.
+  const undelivered = settled.status === 'PAID' && !settled.fulfilledAt
+  if (undelivered) await deliverNow(ctx)
+  await processed(ctx, w.id, !undelivered && Boolean(w.attention || settled.attentionSince))
   if (batch.scope === 'all') w.recorded = key
   w.status = settled.status
   w.funded = isFunded(settled)
-  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings)
+  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings, ctx.push.connected)
   if (recheck && batch.scope === 'all') await clearRecheck(ctx, w)
   // Past the late watch (an order found long expired): no longer looked at by itself.
   if (

@@ -1,7 +1,6 @@
 import { checkChainAlert, countChainLook, recordChainHealth } from '@shop/cms/engine'
 
 import { lookWithinBudget } from './calls'
-import { fulfilPending } from './deliver'
 import { runJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
@@ -30,13 +29,12 @@ export async function pass(ctx: WorkerContext) {
   if (looksFailed) throw looksFailed.error
 }
 
-/** What a pass asks the chain and records: new orders, re-checks, deliveries, the looks. */
+/** What a pass asks the chain and records: new orders, re-checks, the looks. */
 async function looks(ctx: WorkerContext) {
   const now = ctx.clock()
   ctx.run.passes += 1
   await refreshWatchList(ctx, now)
   await pickUpRechecks(ctx, now)
-  await fulfilPending(ctx)
   if (ctx.watch.size === 0) {
     ctx.run.backlog = false
     return

@@ -2,75 +2,98 @@ import type { PushedTransaction } from '@shop/chain'
 import { verifiedHex } from '@shop/chain'
 import { asOneWorkUnit } from '@shop/cms/engine'
 
+import { isFresh } from '../watch/watched'
 import { judge } from './judge'
 import type { WorkerContext } from './state'
-import { refreshWatchList } from './watchList'
+import { sleep } from './state'
+import { watchOrdersPaidTo } from './watchList'
 
 /**
  * What the chain's push stream says (chain/src/feed.ts): a transaction paying a watched address
  * is judged at once, beside the loop, without waiting for its order's next look; a payment to
- * an address checkout is about to hand out reads the new orders at once; a new block asks for
- * the tip. Hints only: the looks go on as before.
+ * an address the worker does not watch is looked up among the orders at once (the buyer may pay
+ * an order the worker has not read yet: right after checkout, or while it takes up a rush of
+ * thousands); a new block asks for the tip. While the stream is connected the looks are fewer
+ * (watched.ts); when it drops, fresh orders and orders with money on the way are looked at now.
  */
 
 /**
- * A pushed transaction paying an address the worker does not watch yet is kept this long: the
- * buyer may pay before the worker has read the new order (it reads them every pass).
+ * A pushed transaction paying an address the worker does not watch is kept this long: its
+ * order may be committed a moment after the lookup (the lookup finds it at the next reading).
  */
 const UNMATCHED_PUSH_MS = 30_000
 /** At most this many unmatched pushes are kept (WoC's stream carries the whole mempool). */
 const UNMATCHED_PUSH_MAX = 50_000
+/**
+ * Unmatched addresses are looked up among the orders at most this often, in one query: the
+ * stream carries the whole mempool (hundreds of transactions a second on BSV's busiest days).
+ */
+const LOOKUP_EVERY_MS = 100
+/** Addresses per lookup query. */
+const LOOKUP_CHUNK = 200
+/**
+ * A raw transaction longer than this is not kept for the lookup (a wallet's payment is a few
+ * hundred bytes; data-carrying transactions of the mempool reach megabytes): its order's
+ * judgement fetches it.
+ */
+const KEEP_HEX_MAX_CHARS = 8_000
 
 export function onPushedTransaction(ctx: WorkerContext, tx: PushedTransaction) {
-  const { push } = ctx
-  push.lastAt = ctx.clock()
   let matched = false
   for (const address of tx.addresses) {
     const w = ctx.byAddress.get(address)
     if (w) {
-      if (!push.queue.some((p) => p.w === w && p.txid === tx.txid))
-        push.queue.push({ w, txid: tx.txid, hex: verifiedHex(tx), at: ctx.clock() })
-      matched = true
-      continue
-    }
-    if (keepUnmatched(ctx, address, tx)) {
-      push.readOrdersNow = true
-      matched = true
-    }
+      if (!ctx.push.queue.some((p) => p.w === w && p.txid === tx.txid))
+        ctx.push.queue.push({ w, txid: tx.txid, hex: verifiedHex(tx), at: ctx.clock() })
+    } else keepUnmatched(ctx, address, tx)
+    matched = true
   }
   if (matched) ctx.askPushWork()
 }
 
-/**
- * Keeps a push to an address not watched yet, for an order the worker has not read; true when
- * the address is one checkout is about to hand out.
- */
-function keepUnmatched(ctx: WorkerContext, address: string, tx: PushedTransaction): boolean {
-  const { unmatched } = ctx.push
+/** Keeps a push to an address not watched yet until it is looked up among the orders. */
+function keepUnmatched(ctx: WorkerContext, address: string, tx: PushedTransaction) {
+  const { unmatched, toLookUp } = ctx.push
   const now = ctx.clock()
   unmatched.delete(address)
-  // Its hex is kept only for an upcoming address (and checked once its order turns up): the
-  // stream carries the whole mempool, and 50,000 data-carrying transactions are gigabytes.
-  const expected = ctx.push.upcoming.has(address)
-  unmatched.set(address, { txid: tx.txid, hex: expected ? tx.hex : undefined, at: now })
+  const hex = tx.hex && tx.hex.length <= KEEP_HEX_MAX_CHARS ? tx.hex : undefined
+  unmatched.set(address, { txid: tx.txid, hex, at: now })
+  toLookUp.add(address)
   for (const [a, seen] of unmatched) {
     if (seen.at >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
     unmatched.delete(a)
+    toLookUp.delete(a)
   }
-  return expected
+}
+
+/**
+ * The push stream connected or dropped. Dropped: what it would have carried is looked for now
+ * (fresh orders and orders with money on the way), and the polling schedule comes back.
+ */
+export function onPushConnected(ctx: WorkerContext, connected: boolean) {
+  if (ctx.push.connected === connected) return
+  ctx.push.connected = connected
+  if (connected) {
+    ctx.push.connectedAt = ctx.clock()
+    return
+  }
+  const now = ctx.clock()
+  for (const w of ctx.watch.values())
+    if (w.funded || isFresh(w, now, ctx.watchSettings)) w.nextCheck = Math.min(w.nextCheck, now)
+  ctx.tip.wanted = true
+  ctx.wake()
 }
 
 export function onPushedBlock(ctx: WorkerContext, height: number) {
-  ctx.push.lastAt = ctx.clock()
   if (height === ctx.tip.height) return
   ctx.tip.wanted = true // the next step of the loop asks for the tip
   ctx.wake()
 }
 
 /**
- * Beside the loop: new orders read when a push pays an upcoming address, and pushed payments
- * judged, without waiting for the loop's next step (it may be waiting for a chain request or
- * reading thousands of orders). Only while this worker runs passes (holds the lease).
+ * Beside the loop: unmatched addresses looked up among the orders, and pushed payments judged,
+ * without waiting for the loop's next step (it may be waiting for a chain request or reading
+ * thousands of orders). Only while this worker runs passes (holds the lease).
  */
 export function askPushWork(ctx: WorkerContext) {
   const { push, run } = ctx
@@ -82,11 +105,9 @@ export function askPushWork(ctx: WorkerContext) {
   push.work = asOneWorkUnit(async () => {
     do {
       push.again = false
-      if (push.readOrdersNow) {
-        push.readOrdersNow = false
-        await refreshWatchList(ctx, ctx.clock(), { newOnly: true })
-      }
       await judgePushed(ctx)
+      // An order found asks for this work again (`watchNew`): its push is judged next round.
+      await lookUpUnmatched(ctx)
     } while (push.again && !run.stopped)
   })
     .catch((error: unknown) => {
@@ -96,6 +117,28 @@ export function askPushWork(ctx: WorkerContext) {
     .finally(() => {
       push.work = undefined
     })
+}
+
+/**
+ * The addresses of unmatched pushes, looked up among the orders (one indexed query for all of
+ * them, at most every LOOKUP_EVERY_MS): an order found is watched from now on, and the push
+ * judged for it (watchList.ts, `track`).
+ */
+async function lookUpUnmatched(ctx: WorkerContext) {
+  const { push } = ctx
+  if (push.toLookUp.size === 0) return
+  const wait = Math.min(LOOKUP_EVERY_MS, push.lookedUpAt + LOOKUP_EVERY_MS - ctx.clock())
+  if (wait > 0) await sleep(wait)
+  push.lookedUpAt = ctx.clock()
+  const addresses = [...push.toLookUp]
+  push.toLookUp.clear()
+  for (let i = 0; i < addresses.length; i += LOOKUP_CHUNK)
+    await watchOrdersPaidTo(ctx, addresses.slice(i, i + LOOKUP_CHUNK))
+  // Not an order's (yet): only the txid is kept for the rest of its time.
+  for (const address of addresses) {
+    const kept = push.unmatched.get(address)
+    if (kept) kept.hex = undefined
+  }
 }
 
 /**

@@ -45,7 +45,10 @@ export type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
 export type CrashPoints = {
   /** Right after an order's payments are recorded, before its status is settled. */
   afterRecord?: (orderId: string) => void
-  /** Inside the transaction that makes an order PAID, just before it is delivered. */
+  /**
+   * Just before a paid order is delivered: inside the change to PAID, before its delivery job
+   * is queued, and inside that job, before the order is delivered.
+   */
   beforeFulfil?: () => void
 }
 
@@ -110,18 +113,22 @@ export type WorkerContext = WorkerDeps & {
   push: {
     /** Pushed transactions paying watched orders, judged at the next step of the loop. */
     queue: PushedPayment[]
-    /** Pushed payments to addresses not watched yet, newest last: address -> txid and when. */
+    /**
+     * Pushed payments to addresses not watched yet, newest last: address -> txid, when, and
+     * the raw transaction until the address is looked up among the orders.
+     */
     unmatched: Map<string, { txid: string; hex?: string; at: number }>
-    /** Address -> index of the next addresses checkout will hand out. */
-    upcoming: Map<string, number>
-    /** The newest order seen when the upcoming addresses were last read. */
-    upcomingAsOf: number
-    lastAt: number
+    /** Addresses of unmatched pushes, looked up among the orders at the next push work. */
+    toLookUp: Set<string>
+    /** When unmatched addresses were last looked up. */
+    lookedUpAt: number
+    /** The stream is connected: it carries what a look would find first (watched.ts). */
+    connected: boolean
+    /** When it last connected. */
+    connectedAt: number
     /** The work pushes ask for beside the loop: one at a time, again if asked meanwhile. */
     work?: Promise<void>
     again: boolean
-    /** A push paid an upcoming address: new orders are read at once. */
-    readOrdersNow: boolean
   }
   /** The orders a look is asking the chain about and judging: pushes for them wait for it. */
   inLook: Map<Watched, number>
@@ -188,11 +195,11 @@ export function createContext(
     push: {
       queue: [],
       unmatched: new Map(),
-      upcoming: new Map(),
-      upcomingAsOf: Number.NaN,
-      lastAt: Number.NEGATIVE_INFINITY,
+      toLookUp: new Set(),
+      lookedUpAt: Number.NEGATIVE_INFINITY,
+      connected: false,
+      connectedAt: Number.POSITIVE_INFINITY,
       again: false,
-      readOrdersNow: false,
     },
     inLook: new Map(),
     judging: new Map(),

@@ -1,6 +1,6 @@
 import type { Order } from '@shop/cms/engine'
-import { nextAddressIndex, queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
-import { deriveOrderAddress, verifiedHex } from '@shop/chain'
+import { queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
+import { verifiedHex } from '@shop/chain'
 
 import {
   newWatchedOrdersWhere,
@@ -9,13 +9,13 @@ import {
   watchedOrdersWhere,
 } from '../watch/query'
 import type { Watched } from '../watch/watched'
-import { deadlineOf, intervalFor, isFresh, isOpen } from '../watch/watched'
+import { deadlineOf, firstLookAt, intervalFor, isFresh, isOpen } from '../watch/watched'
 import type { WorkerContext } from './state'
 
 /**
  * What to watch: the orders the watch query finds, kept in memory (all of them reloaded every
- * minute, new ones picked up every pass), the owner's re-checks, and the addresses checkout
- * hands out next (for a push that pays an order not read yet).
+ * minute, new ones picked up every pass), the owner's re-checks, and the orders a push paid
+ * before the worker read them (looked up by address).
  */
 
 const FULL_RELOAD_MS = 60_000
@@ -28,15 +28,6 @@ const WATCH_PAGE_SIZE = 500
 const NEW_ORDER_OVERLAP_MS = 5_000
 /** Slack between the web process's clock (an order's createdAt) and the worker's. */
 const CLOCK_MARGIN_MS = 2_000
-/**
- * The next addresses checkout will hand out that the worker knows: a push paying one of them is
- * an order the worker has not read yet, read at once (a wallet open on the pay screen pays
- * within the quarter second between two reads).
- */
-const UPCOMING_ADDRESSES = 20
-/** Pushes seen this recently: the stream is up, and the upcoming addresses are kept. */
-const PUSH_RECENT_MS = 60_000
-
 type WatchedOrder = Pick<
   Order,
   | 'id'
@@ -82,14 +73,18 @@ function watchNew(ctx: WorkerContext, entry: Watched, now: number) {
   // An order created after the last block this worker saw: a block mined since then changes
   // the tip, and that change asks for a full look at every fresh order. Its first look is one
   // mempool call instead of two (a payment made right after checkout is seen sooner).
-  if (entry.createdAt > ctx.tip.changedAt + CLOCK_MARGIN_MS && isFresh(entry, now, watchSettings))
+  if (entry.createdAt > ctx.tip.changedAt + CLOCK_MARGIN_MS && isFresh(entry, now, watchSettings)) {
     entry.fullLookDue = false
+    const pushedSince = ctx.push.connected ? ctx.push.connectedAt + CLOCK_MARGIN_MS : undefined
+    entry.nextCheck = firstLookAt(entry, now, watchSettings, pushedSince)
+  }
   // Older orders found at start are spread over their interval instead of all at once; an open
   // order past its deadline waits for a decision (paid in time, or expired), so it is looked at
   // now (the budget still paces the calls).
   const awaitsDecision = isOpen(entry.status) && deadlineOf(entry, watchSettings) <= now
   if (!isFresh(entry, now, watchSettings) && !awaitsDecision)
-    entry.nextCheck = now + Math.random() * intervalFor(entry, now, watchSettings)
+    entry.nextCheck =
+      now + Math.random() * intervalFor(entry, now, watchSettings, ctx.push.connected)
   ctx.watch.set(entry.id, entry)
   ctx.byAddress.set(entry.address, entry)
   // A push that paid this address before the worker read the order is judged now.
@@ -151,20 +146,8 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
     : newWatchedOrdersWhere(now, ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
   const seen = new Set<string>()
   await forEachWatchedPage(ctx, where, async (orders) => {
-    const unseen = orders.filter(
-      (o) =>
-        !ctx.watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
-    )
-    for (const order of orders) {
-      if (full) seen.add(order.id)
-      track(ctx, order, now)
-    }
-    if (unseen.length > 0)
-      await queueOrderCreatedEmails({
-        payload: ctx.payload,
-        orders: unseen,
-        perAddressPerHour: settings.emailsPerAddressPerHour,
-      })
+    if (full) for (const order of orders) seen.add(order.id)
+    await takeUp(ctx, orders, now)
   })
   if (full) {
     // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
@@ -172,28 +155,43 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
       if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(ctx, id)
     ctx.list.lastFullReload = now
   }
-  await readUpcoming(ctx)
 }
 
-/** The next addresses checkout will hand out, while the push stream is up. */
-async function readUpcoming(ctx: WorkerContext) {
-  const { push, settings } = ctx
-  if (ctx.clock() - push.lastAt > PUSH_RECENT_MS) {
-    push.upcoming.clear()
-    return
-  }
-  // The counter moves only when checkout stores an order: unchanged while no new one is seen.
-  if (push.upcoming.size > 0 && push.upcomingAsOf === ctx.list.newestCreatedAt) return
-  push.upcomingAsOf = ctx.list.newestCreatedAt
-  const next = await nextAddressIndex({ payload: ctx.payload })
-  for (const [address, index] of push.upcoming) if (index < next) push.upcoming.delete(address)
-  const have = new Set(push.upcoming.values())
-  for (let index = next; index < next + UPCOMING_ADDRESSES; index += 1)
-    if (!have.has(index))
-      push.upcoming.set(
-        deriveOrderAddress({ xpub: settings.bsvXpub, network: settings.bsvNetwork, index }),
-        index,
-      )
+/**
+ * Orders read from the database, watched (or brought up to date); those new to this worker
+ * that still wait for payment get their "order created" e-mail.
+ */
+async function takeUp(ctx: WorkerContext, orders: Order[], now: number) {
+  const unseen = orders.filter(
+    (o) => !ctx.watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
+  )
+  for (const order of orders) track(ctx, order, now)
+  if (unseen.length > 0)
+    await queueOrderCreatedEmails({
+      payload: ctx.payload,
+      orders: unseen,
+      perAddressPerHour: ctx.settings.emailsPerAddressPerHour,
+    })
+}
+
+/**
+ * The watched orders paid to these addresses that the worker has not read yet (a push paid
+ * them), read now: their pushes are judged as they are taken up (`watchNew`).
+ */
+export async function watchOrdersPaidTo(ctx: WorkerContext, addresses: string[]) {
+  const now = ctx.clock()
+  const found = await ctx.payload.find({
+    collection: slugs.orders,
+    where: {
+      and: [watchedOrdersWhere(now, ctx.settings), { paymentAddress: { in: addresses } }],
+    },
+    select: WATCH_FIELDS,
+    depth: 0,
+    limit: addresses.length,
+    pagination: false,
+  })
+  const orders = (found.docs as Order[]).filter((o) => !ctx.watch.has(o.id))
+  if (orders.length > 0) await takeUp(ctx, orders, now)
 }
 
 /** Orders the owner asked to re-check: watched now with a full look, however old. */

@@ -8,14 +8,17 @@ import { EMAIL_RETRIES } from '@shop/cms/testing'
 import type { EmailOutbox } from '@shop/cms/engine'
 import { sharedShopEnv, spawnTs } from './spawn'
 import type { PaymentsHarness } from './support'
-import { api, createOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
+import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
 /**
  * E-mails are jobs on Payload's queue (decision 011). Each outbox row queues its job in the
  * transaction that inserts it; only the worker that holds the lease runs jobs, so two workers
  * send each message once; a job a dead worker left running is run by the next holder; the last
- * failed retry marks the message failed. (Webhook jobs: owner-actions.test.ts; nobody runs jobs
- * over HTTP: hardening/cms-access-table.test.ts.)
+ * failed retry marks the message failed. The delivery of a paid order is a job too, and a paid
+ * order left without one gets one from the worker's jobs step. (Webhook jobs:
+ * owner-actions.test.ts; delivery jobs: cms/test/fulfilment/delivery-job.test.ts, a worker killed
+ * inside one: worker-restart.test.ts; nobody runs jobs over HTTP:
+ * hardening/cms-access-table.test.ts.)
  */
 const inbox: { to: string; subject: string }[] = []
 let failing = false
@@ -216,5 +219,37 @@ describe('e-mail jobs', () => {
     // Given up: never run again.
     await runDueJobs(h.shop.payload, { email: true })
     expect(inbox.filter((m) => m.to === 'never@example.com')).toHaveLength(0)
+  })
+})
+
+describe('delivery jobs', () => {
+  it('a paid order without one (a row from before deliveries were jobs) gets one from the next pass, delivered once', async () => {
+    const orderId = await createOrder(h.shop, pdfId, { userEmail: 'legacy@example.com' })
+    // Made PAID without the Orders hooks: no delivery was queued with it.
+    await h.shop.payload.db.updateOne({
+      collection: slugs.orders,
+      where: { id: { equals: orderId } },
+      data: { status: 'PAID', paidAt: new Date().toISOString() },
+    })
+    const deliveries = async () =>
+      (
+        await h.shop.payload.find({
+          collection: 'payload-jobs',
+          where: { 'input.orderId': { equals: orderId } },
+        })
+      ).totalDocs
+    expect(await deliveries()).toBe(0)
+
+    // The pass's jobs step queues it (through the shop's operation) and runs it.
+    await h.worker.runOnce()
+    expect(await deliveries()).toBe(0)
+    expect((await getOrder(h.shop.payload, orderId)).fulfilledAt).toEqual(expect.any(String))
+    await h.worker.runOnce()
+    const tokens = await h.shop.payload.count({
+      collection: slugs.downloadTokens,
+      where: { order: { equals: orderId } },
+    })
+    expect(tokens.totalDocs).toBe(1)
+    expect((await outboxOf(orderId)).filter((m) => m.kind === 'order-paid')).toHaveLength(1)
   })
 })

@@ -5,6 +5,7 @@ import type { Payload } from 'payload'
 import type { ExpectedStatusContext } from '../../collections/Orders/hooks/enforceStatusTransition'
 import type { OrderHistoryContext } from '../../collections/Orders/hooks/recordHistory'
 import { slugs } from '../../collections/slugs'
+import { awaitDelivery } from '../fulfilment/fulfilmentJob'
 import type { Order } from '../../payload-types'
 import type { AdminOrderChange } from './getAdminOrder'
 import { changedOrder, findOrderDoc, ORDER_NOT_FOUND } from './getAdminOrder'
@@ -19,8 +20,10 @@ const DONE: Record<OwnerOrderAction, string> = {
 /**
  * One of the owner's actions on an order (mark paid, cancel, record a refund, settle), through
  * the Orders collection: the transition table checks the move, the status seam takes or releases
- * the copy and delivers, and the history records who, when and why. Conditional on the status
- * the owner saw, so of two admins acting at once exactly one succeeds (the other gets 409).
+ * the copy and queues the delivery, and the history records who, when and why. Conditional on
+ * the status the owner saw, so of two admins acting at once exactly one succeeds (the other gets
+ * 409). An order marked paid is answered once the payment worker has delivered it (within its
+ * next pass), so the owner sees what "mark as paid" says: the order delivered.
  */
 export async function takeOrderAction({
   payload,
@@ -72,6 +75,7 @@ export async function takeOrderAction({
       return { ok: false, status: 409, error: message }
     throw error
   }
+  if (to === 'PAID') await awaitDelivery({ payload, orderId: order.id })
   return changedOrder({ payload, id: order.id })
 }
 

@@ -33,10 +33,10 @@ export async function digitalFileOf({
 /**
  * Delivers a PAID order, once: a PDF gets its download token (reused if a crashed run made it)
  * and the paid e-mail, a printed book goes to PROCESSING_DELIVERY (whose e-mail the Orders
- * status seam queues); a missing file sends the order to ERROR_FULFILLMENT. The Orders seam
- * calls it, inside the transaction that made the order PAID (`req`), so the status and the
- * delivery commit together; the worker calls it again only for an order left PAID and
- * unfulfilled. fulfilledAt is written last, so a crash before it repeats only idempotent steps.
+ * status seam queues); a missing file sends the order to ERROR_FULFILLMENT. Only the
+ * `fulfil-order` job calls it (fulfilmentJob.ts), which the Orders seam queues with the change
+ * to PAID. It does nothing for an order that is not PAID or already fulfilled, and fulfilledAt
+ * is written last, so a crash before it repeats only idempotent steps.
  */
 export async function fulfilOrder({
   payload,

@@ -6,12 +6,14 @@ import { env } from '../../../config/runtime'
 import { releaseReservedStock, reserveStockForOrder } from '../../../db/stock'
 import { queueOrderEmail, queueOrderPaidEmail } from '../../../operations/email/queueOrderEmails'
 import { queueOrderShippedEmail } from '../../../operations/email/queueOrderShippedEmail'
-import { fulfilOrder } from '../../../operations/fulfilment/fulfilOrder'
+import { queueFulfilment } from '../../../operations/fulfilment/fulfilmentJob'
 import { queueWebhook } from '../../../operations/webhooks/webhooks'
 import type { Order } from '../../../payload-types'
-import { fileStoreOf } from '../../../storage'
 
-/** Set in a request's context by the worker's fault tests: runs just before delivery. */
+/**
+ * Set in a request's context by the worker's fault tests: runs inside the change to PAID, just
+ * before its delivery is queued (a crash there leaves neither the status nor the job).
+ */
 export type StatusChangeContext = { beforeFulfil?: () => void }
 
 const FLAGS = ['paidLate', 'paidPartial', 'paidOver', 'paidInvalid'] as const
@@ -66,9 +68,12 @@ export const NO_COPY_LEFT =
 /**
  * The one seam for what an order's status change causes, whichever door changed it: the copy
  * goes back to the shelf when it expires or is cancelled; an order that holds no copy (the owner
- * marking an expired one paid) takes one again, or the change is refused; a PAID order is delivered (a download token, or
- * PROCESSING_DELIVERY for a printed book); the buyer's paid and shipped e-mails are queued.
- * Everything runs with the change's own `req`, so it commits or rolls back with the status.
+ * marking an expired one paid) takes one again, or the change is refused; a PAID order's
+ * delivery (a download token, or PROCESSING_DELIVERY for a printed book) is queued as a job that
+ * the payment worker runs (operations/fulfilment/fulfilmentJob.ts); the buyer's paid and shipped
+ * e-mails and the owner's alerts are queued. Everything runs with the change's own `req`, so it
+ * commits or rolls back with the status: a change to PAID leaves exactly one delivery queued,
+ * a refused one none.
  */
 export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
   doc,
@@ -97,15 +102,8 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
         payload.logger.info({ orderId: doc.id, productId }, 'copy taken again for a paid order')
       }
       ;(context as StatusChangeContext).beforeFulfil?.()
-      return fulfilOrder({
-        payload,
-        req,
-        order: doc,
-        store: fileStoreOf(env),
-        tokenTtlHours: env.downloadTokenTtlHours,
-        tokenMaxUses: env.downloadMaxUses,
-        logger: payload.logger,
-      })
+      await queueFulfilment({ req, orderId: doc.id })
+      return doc
     case 'PROCESSING_DELIVERY':
       await queueOrderPaidEmail({ payload, req, orderId: doc.id })
       return doc

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+
+import { callsOverLife } from './lifetime'
+
+/** The worker's defaults at WhatsOnChain's free 3 requests a second. */
+const settings = {
+  workerFastPollMs: 500,
+  workerSlowPollMs: 10_000,
+  monitoringWindowHours: 24,
+  lateWatchDays: 30,
+  graceMs: 60_000,
+  expiryMs: 20 * 60_000,
+  callsPerPass: 3,
+  tipPollMs: 5_000,
+}
+
+describe('the chain calls an order costs over its whole watch', () => {
+  it('are at most 15 with the push stream connected, at 10 and at 100 orders a day', () => {
+    // Before, an order cost about 1,100 calls at 100 orders a day (1,240 at 10): every look at
+    // a lone buyer's order every 0.5 s, a full look counted as two calls, and older orders'
+    // looks one address per call.
+    for (const ordersPerDay of [10, 100]) {
+      const life = callsOverLife({ ordersPerDay, pushConnected: true, settings })
+      expect(life.callsPerOrder).toBeLessThanOrEqual(15)
+      // Still looked at as a guard: the stream may lose a message.
+      expect(life.looksPerOrder).toBeGreaterThan(100)
+    }
+  })
+
+  it('read the tip once a minute and at each block while blocks are pushed', () => {
+    const pushed = callsOverLife({ ordersPerDay: 10, pushConnected: true, settings })
+    expect(pushed.tipCallsPerDay).toBe(1440 + 144)
+  })
+})

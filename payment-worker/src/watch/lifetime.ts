@@ -1,0 +1,200 @@
+import { lateWatchMs } from './interval'
+import { planBatches } from './plan'
+import type { Watched, WatchSettings } from './watched'
+import { afterBlock, deadlineOf, firstLookAt, intervalFor, PUSHED_TIP_POLL_MS } from './watched'
+
+/**
+ * The chain calls an order costs over its whole watch, from the worker's own schedule: the
+ * plan (plan.ts) and the intervals (watched.ts, interval.ts) run over virtual time for a shop
+ * with a steady stream of orders, as the worker runs them, with the chain played by a few
+ * rules (below). The benchmark prints it; a unit test keeps it under its target.
+ *
+ * The shop: `ordersPerDay` orders, one every 86,400 / ordersPerDay seconds; every other one is
+ * paid two minutes after checkout (exactly, on time); a block every ten minutes. Its watch list
+ * starts as it stands after a month of such days, and the calls of the `days` that follow are
+ * counted (an hour first, so the start's spread settles).
+ * The chain, as the worker meets it:
+ * - a payment is in the mempool from its moment, in a block from the next block on;
+ * - with the push stream connected, the stream carries the payment the moment it is made (its
+ *   raw transaction with it: no call) and each block's header;
+ * - a mempool look ('unconfirmed') sees a payment still in the mempool, a full look ('all')
+ *   any payment; a full look after the payment's block confirms it; one call either way;
+ * - the chain's tip is read every `tipPollMs` polling alone, every minute and once per block
+ *   while blocks are pushed: counted apart, since it costs the same however many orders there
+ *   are.
+ */
+
+export type LifetimeSettings = WatchSettings & {
+  lateWatchDays: number
+  /** ORDER_EXPIRY_MINUTES in milliseconds. */
+  expiryMs: number
+  /** The calls one pass may make (the worker's `callsPerPass`). */
+  callsPerPass: number
+  /** How often the worker reads the chain's tip polling alone (its `tipPollMs`). */
+  tipPollMs: number
+}
+
+export type Lifetime = {
+  ordersPerDay: number
+  pushConnected: boolean
+  /** Calls for looks over the counted days, per order placed in them. */
+  callsPerOrder: number
+  /** Looks (an order in a call) per order placed. */
+  looksPerOrder: number
+  /** Calls for the chain's tip a day, whatever the number of orders. */
+  tipCallsPerDay: number
+  /** Orders watched at once, at most. */
+  watched: number
+}
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+const BLOCK_EVERY_MS = 10 * MINUTE
+const PAY_AFTER_MS = 2 * MINUTE
+/** A paid order placed before the counted time is PAID once its block is this old. */
+const SETTLED_AFTER_MS = 60 * MINUTE
+
+type SimOrder = Watched & { paysAt?: number }
+
+/** The first block at or after `t`. */
+const blockAfter = (t: number) => Math.ceil(t / BLOCK_EVERY_MS) * BLOCK_EVERY_MS
+
+type Sim = {
+  settings: LifetimeSettings
+  pushed: boolean
+  watch: Map<string, SimOrder>
+  serial: number
+  random: number
+}
+
+/** A deterministic stream of numbers in [0, 1) (Lehmer): the same run every time. */
+function nextRandom(sim: Sim) {
+  sim.random = (sim.random * 48_271) % 2_147_483_647
+  return sim.random / 2_147_483_647
+}
+
+/** An order placed at `createdAt`, as the worker knows it at `now`. */
+function place(sim: Sim, createdAt: number, now: number) {
+  const { settings, pushed } = sim
+  sim.serial += 1
+  const o: SimOrder = {
+    id: String(sim.serial),
+    address: `a${sim.serial}`,
+    createdAt,
+    expiresAt: createdAt + settings.expiryMs,
+    status: 'AWAITING_PAYMENT',
+    funded: false,
+    nextCheck: now,
+    mempoolOnly: false,
+    fullLookDue: false,
+    paysAt: sim.serial % 2 === 0 ? createdAt + PAY_AFTER_MS : undefined,
+  }
+  o.nextCheck = firstLookAt(o, now, settings, pushed ? Number.NEGATIVE_INFINITY : undefined)
+  if (createdAt < now) {
+    // Placed before the counted time: as the worker left it, looked at again within its interval.
+    if (o.paysAt !== undefined && blockAfter(o.paysAt) + SETTLED_AFTER_MS <= now) o.status = 'PAID'
+    else if (o.paysAt !== undefined && o.paysAt <= now) {
+      o.status = 'PAYMENT_DETECTED'
+      o.funded = true
+    } else if (deadlineOf(o, settings) <= now) o.status = 'EXPIRED'
+    o.nextCheck = now + nextRandom(sim) * intervalFor(o, now, settings, pushed)
+  }
+  sim.watch.set(o.id, o)
+}
+
+/** What a look at `o` in a call of `scope` at `t` finds, judged as the worker judges it. */
+function look(sim: Sim, o: SimOrder, scope: 'all' | 'unconfirmed', t: number) {
+  const paid = o.paysAt !== undefined && o.paysAt <= t
+  const mined = paid && blockAfter(o.paysAt!) <= t
+  if (o.status === 'AWAITING_PAYMENT' && paid && (scope === 'all' || !mined)) {
+    o.status = 'PAYMENT_DETECTED'
+    o.funded = true
+  }
+  if (o.status === 'PAYMENT_DETECTED' && mined && scope === 'all') {
+    o.status = 'PAID'
+    o.funded = false
+  }
+  if (o.status === 'AWAITING_PAYMENT' && t >= deadlineOf(o, sim.settings) && scope === 'all')
+    o.status = 'EXPIRED'
+  o.mempoolOnly = scope === 'unconfirmed'
+  if (scope === 'all') o.fullLookDue = false
+  o.nextCheck = t + intervalFor(o, t, sim.settings, sim.pushed)
+}
+
+/** Pushed payments up to `t`, judged at once: the order's next look stays, or comes sooner. */
+function pushPayments(sim: Sim, t: number) {
+  for (const o of sim.watch.values())
+    if (o.status === 'AWAITING_PAYMENT' && o.paysAt !== undefined && o.paysAt <= t) {
+      o.status = 'PAYMENT_DETECTED'
+      o.funded = true
+      o.nextCheck = Math.min(o.nextCheck, t + intervalFor(o, t, sim.settings, true))
+    }
+}
+
+/** The next moment the worker has something to do after a pass at `t`. */
+function nextPassAt(sim: Sim, t: number, events: number) {
+  let next = events
+  for (const o of sim.watch.values()) {
+    next = Math.min(next, o.nextCheck)
+    if (sim.pushed && o.status === 'AWAITING_PAYMENT' && o.paysAt !== undefined)
+      next = Math.min(next, Math.max(o.paysAt, t))
+  }
+  return Math.max(next, t + sim.settings.workerFastPollMs)
+}
+
+export function callsOverLife({
+  ordersPerDay,
+  pushConnected,
+  settings,
+  days = 1,
+}: {
+  ordersPerDay: number
+  pushConnected: boolean
+  settings: LifetimeSettings
+  days?: number
+}): Lifetime {
+  const sim: Sim = { settings, pushed: pushConnected, watch: new Map(), serial: 0, random: 1 }
+  const every = DAY / ordersPerDay
+  const watchFor = settings.expiryMs + settings.graceMs + lateWatchMs(settings)
+  for (let t = -watchFor; t < 0; t += every) place(sim, t, 0)
+  const countFrom = 60 * MINUTE
+  const end = countFrom + days * DAY
+  const counted = { calls: 0, looks: 0, watched: 0 }
+  let nextOrderAt = 0
+  let nextBlockAt = BLOCK_EVERY_MS
+  for (let t = 0, pass = 1; t < end; pass += 1) {
+    for (; nextOrderAt <= t; nextOrderAt += every) place(sim, nextOrderAt, nextOrderAt)
+    for (; nextBlockAt <= t; nextBlockAt += BLOCK_EVERY_MS)
+      for (const o of sim.watch.values()) afterBlock(o, nextBlockAt, settings, pushConnected)
+    if (pushConnected) pushPayments(sim, t)
+    for (const o of sim.watch.values())
+      if (o.expiresAt + lateWatchMs(settings) < t) sim.watch.delete(o.id)
+    counted.watched = Math.max(counted.watched, sim.watch.size)
+    const { plan } = planBatches({
+      watched: sim.watch.values(),
+      now: t,
+      pass,
+      callsPerPass: settings.callsPerPass,
+      settings,
+    })
+    for (const batch of plan) {
+      if (t >= countFrom) {
+        counted.calls += 1
+        counted.looks += batch.orders.length
+      }
+      for (const o of batch.orders) look(sim, o, batch.scope, t)
+    }
+    t = nextPassAt(sim, t, Math.min(nextOrderAt, nextBlockAt, end))
+  }
+  const ordersCounted = (days * DAY) / every
+  return {
+    ordersPerDay,
+    pushConnected,
+    callsPerOrder: +(counted.calls / ordersCounted).toFixed(1),
+    looksPerOrder: +(counted.looks / ordersCounted).toFixed(1),
+    tipCallsPerDay: Math.round(
+      pushConnected ? DAY / PUSHED_TIP_POLL_MS + DAY / BLOCK_EVERY_MS : DAY / settings.tipPollMs,
+    ),
+    watched: counted.watched,
+  }
+}
