@@ -59,7 +59,8 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/support/global-setup.ts'],
-          fileParallelism: false,
+          // Two files at a time, each worker on a shop of its own (support/global-setup.ts).
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // A fresh browser context's first page (the entry and a lazy chunk) can take more than

@@ -1,6 +1,6 @@
 // `npm test`: lint, typecheck and build side by side, then every Vitest project (unit,
 // component, integration on real SQLite files, browser tests in Chromium, hardening).
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -22,6 +22,7 @@ const env = {
 }
 const vitestArgs = process.argv.slice(2)
 
+/** Runs a command; its output is printed when it fails. Resolves with `{ ok, output }`. */
 function run(label, command, args, extraEnv = {}) {
   const started = Date.now()
   return new Promise((resolve) => {
@@ -44,7 +45,7 @@ function run(label, command, args, extraEnv = {}) {
             .slice(-80)
             .join('\n'),
         )
-      resolve(code === 0)
+      resolve({ ok: code === 0, output })
     })
   })
 }
@@ -54,18 +55,19 @@ const checks = await Promise.all([
   run('typecheck', 'npm', ['run', 'typecheck']),
   run('build', 'npm', ['run', 'build']),
 ])
-if (checks.includes(false)) {
+if (checks.some((check) => !check.ok)) {
   console.log('0 passed, 1 failed')
   process.exit(1)
 }
 
-// Vitest runs its projects one after another (each with its own pool), and the browser and
-// hardening files one at a time: on these 2-core machines that left a core idle for minutes.
-// So: the unit, component and integration projects beside the browser tests, then the hardening
-// suite alone (beside everything else it starved the one SQLite writer of the payment tests, and
-// its numbers want a quiet machine). The production bundle's test uses what the build step built.
+// Vitest runs its projects one after another (each with its own pool): on these 2-core machines
+// that left a core idle for minutes. So two lanes side by side: the unit, component and
+// integration projects in one; in the other the browser tests (two files at a time, each on a
+// shop of its own), then the production bundle's test (installed meanwhile, in the background,
+// from what the build step built), then the hardening suite. The browser tests and the
+// production install mostly wait (pages, polls, the registry), so they fit beside the first lane.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
-function vitest(label, projects) {
+function vitest(label, projects, extraEnv = {}) {
   const report = path.join(reports, `${label}.json`)
   const args = [
     'run',
@@ -81,7 +83,7 @@ function vitest(label, projects) {
   return new Promise((resolve) => {
     const child = spawn(path.join(root, 'node_modules/.bin/vitest'), args, {
       cwd: root,
-      env,
+      env: { ...env, ...extraEnv },
       stdio: 'inherit',
     })
     child.on('exit', (code) => {
@@ -103,16 +105,48 @@ function vitest(label, projects) {
   })
 }
 
+/**
+ * The production bundle packed and installed as the image installs it (`npm ci --omit=dev`), in
+ * a folder its test's unprivileged user can reach: what the production test would otherwise do
+ * first, for a minute and a half.
+ */
+function installProduction() {
+  // Files or filters given to `npm test -- ...`: the production test installs it itself if it
+  // is among them.
+  if (vitestArgs.length > 0) return Promise.resolve({ ok: false, dir: undefined })
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-production-app-'))
+  return run('production install', 'node', ['scripts/pack-bundle.mjs', dir, '--install']).then(
+    ({ ok, output }) => ({ ok, dir, seconds: /installed in (\d+) s/.exec(output)?.[1] }),
+  )
+}
+
 const started = Date.now()
-const [unitIntegration, ...browserAndProduction] = await Promise.all([
+const installing = installProduction()
+const results = await Promise.all([
   vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
-  // The production bundle (installed and run behind Caddy) after the browser tests.
-  vitest('browser', ['e2e']).then(async (browser) => [
-    browser,
-    await vitest('production', ['production']),
-  ]),
+  vitest('browser', ['e2e']).then(async (browser) => {
+    const install = await installing
+    const production =
+      install.ok || !install.dir
+        ? await vitest(
+            'production',
+            ['production'],
+            install.ok
+              ? {
+                  PRODUCTION_APP_DIR: install.dir,
+                  PRODUCTION_INSTALL_SECONDS: install.seconds ?? '',
+                }
+              : {},
+          )
+        : { passed: 0, failed: 1, skipped: 0, ok: false }
+    return [browser, production, await vitest('hardening', ['hardening'])]
+  }),
 ]).then(([a, b]) => [a, ...b])
-const results = [unitIntegration, ...browserAndProduction, await vitest('hardening', ['hardening'])]
+const { dir: productionApp } = await installing
+if (productionApp) {
+  spawnSync('chmod', ['-R', 'u+w', productionApp])
+  fs.rmSync(productionApp, { recursive: true, force: true })
+}
 const passed = results.reduce((n, r) => n + r.passed, 0)
 const failed = results.reduce((n, r) => n + r.failed, 0)
 const skipped = results.reduce((n, r) => n + r.skipped, 0)

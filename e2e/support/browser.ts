@@ -22,7 +22,11 @@ export async function launchBrowser(): Promise<Browser> {
   })
 }
 
-export const baseURL = () => inject('baseURL')
+/** This worker's shop (global-setup.ts starts one per browser worker). */
+export const baseURL = () => {
+  const urls = inject('baseURLs')
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length]!
+}
 
 export const PHONE = { width: 360, height: 740 }
 export const DESKTOP = { width: 1366, height: 900 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -9,8 +9,8 @@ import type { TestProject } from 'vitest/node'
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string
-    dataDir: string
+    /** One shop per browser worker: worker N (VITEST_POOL_ID) uses the Nth. */
+    baseURLs: string[]
     demoAdmin: { email: string; password: string }
   }
 }
@@ -44,15 +44,15 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
   throw new Error(`The shop did not answer ${url} within ${timeoutMs} ms.`)
 }
 
-/**
- * Starts the whole shop once for every browser test (`npm start` on a fresh data folder and
- * a free port, test mode), and stops it afterwards.
- */
-export default async function setup(project: TestProject) {
+const demoAdmin = { email: 'admin@example.com', password: 'e2e-demo-password-1' }
+
+type RunningShop = { baseURL: string; stop: () => Promise<void> }
+
+/** One whole shop (`npm start` on a fresh data folder and a free port, test mode). */
+async function startShop(): Promise<RunningShop> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
   const port = await freePort()
   const simulatorPort = await freePort()
-  const demoAdmin = { email: 'admin@example.com', password: 'e2e-demo-password-1' }
   const logFile = path.join(dataDir, 'shop.log')
   const log = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -84,11 +84,7 @@ export default async function setup(project: TestProject) {
     process.kill(-child.pid!, 'SIGKILL')
     throw error
   }
-  project.provide('baseURL', baseURL)
-  project.provide('dataDir', dataDir)
-  project.provide('demoAdmin', demoAdmin)
-
-  return async () => {
+  const stop = async () => {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         try {
@@ -105,5 +101,31 @@ export default async function setup(project: TestProject) {
       process.kill(-child.pid!, 'SIGTERM')
     })
     if (process.env.KEEP_E2E_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { baseURL, stop }
+}
+
+/**
+ * Starts one whole shop per browser worker (`maxWorkers` of the e2e project), and stops them
+ * afterwards. A test file uses its worker's shop (support/browser.ts, `baseURL`): the files of one
+ * worker run one after another on their shop, as they would on a shop of their own, while the
+ * other worker's files run beside them on the other shop. Most of a browser test is waiting
+ * (pages, polls, the worker's passes), so two run in the time of one.
+ */
+export default async function setup(project: TestProject) {
+  const workers = Math.max(1, Number(project.config.maxWorkers) || 1)
+  // What is stale is built once, before the shops start (each start would build it again).
+  execFileSync(process.execPath, ['scripts/start.mjs', '--build-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+  const shops = await Promise.all(Array.from({ length: workers }, () => startShop()))
+  project.provide(
+    'baseURLs',
+    shops.map((shop) => shop.baseURL),
+  )
+  project.provide('demoAdmin', demoAdmin)
+  return async () => {
+    await Promise.all(shops.map((shop) => shop.stop()))
   }
 }

@@ -84,4 +84,18 @@ describe('how often an order is looked at while the push stream is connected', (
     afterBlock(polled, now, settings, false)
     expect([polled.fullLookDue, polled.nextCheck]).toEqual([true, now])
   })
+
+  it('looks at once at money on the way whose full look an earlier block already asked for', () => {
+    // Paid after a block that found it fresh (its full look due, but not before its next
+    // look): the next block must still have it looked at now, or it waits ten minutes.
+    const detected = {
+      ...awaiting(3),
+      status: 'PAYMENT_DETECTED',
+      funded: true,
+      fullLookDue: true,
+      nextCheck: now + 9 * MINUTE,
+    }
+    afterBlock(detected, now, settings, true)
+    expect(detected.nextCheck).toBe(now)
+  })
 })

@@ -128,17 +128,18 @@ export function firstLookAt(
 
 /**
  * A new block: whatever left the mempool for it is seen by a full look, so an order with money
- * on the way, one looked at in the mempool only and a fresh one get their next look full. Those
- * with money on the way are looked at now (the block may confirm it); polling alone, the fresh
- * ones too (the stream, when connected, has already carried their payments). Orders still
- * waiting from an earlier block keep their place: blocks coming faster than the budget serves
- * them must not send the same first orders to the front every time.
+ * on the way, one looked at in the mempool only and a fresh one get their next look full. One
+ * with money on the way is looked at now, always (the block may confirm its payment). Polling
+ * alone, the others are looked at now too, except those still waiting from an earlier block:
+ * they keep their place, so blocks coming faster than the budget serves them do not send the
+ * same first orders to the front every time. With the stream connected they keep their next
+ * look (the stream has already carried their payments).
  */
 export function afterBlock(w: Watched, now: number, settings: WatchSettings, pushed = false) {
-  if (w.fullLookDue) return
   if (!(w.funded || w.mempoolOnly || isFresh(w, now, settings))) return
+  const waiting = w.fullLookDue
   w.fullLookDue = true
-  if (w.funded || !pushed) w.nextCheck = Math.min(w.nextCheck, now)
+  if (w.funded || (!pushed && !waiting)) w.nextCheck = Math.min(w.nextCheck, now)
 }
 
 /** The longest an order (or address) whose processing keeps failing waits for its next try. */
