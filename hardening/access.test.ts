@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** Every route of the admin router, read from the router itself. */
 async function everyAdminRoute() {
-  const { adminRouter, listAdminRoutes } = await import('@shop/cms/testing/internals')
+  const { adminRouter, listAdminRoutes } = await import('@shop/cms/app')
   const { createLogger } = await import('@shop/cms/process')
   const router = adminRouter({
     payload: h.shop.payload,
@@ -203,7 +203,7 @@ describe('the admin API refuses everyone but a signed-in admin on the shop itsel
 
 describe('enumeration and rate limits', () => {
   it('gives orders random v4 UUIDs that probing cannot find', async () => {
-    const { createOrder } = await import('@shop/cms/testing/internals')
+    const { createOrder } = await import('@shop/cms/app')
     const { loadEnv } = await import('@shop/cms/process')
     const env = loadEnv()
     const ids: string[] = []
@@ -337,7 +337,7 @@ describe('enumeration and rate limits', () => {
 
 /** An order made by the checkout operation itself (HTTP order creation is rate limited here). */
 async function anOrderId(): Promise<string> {
-  const { createOrder } = await import('@shop/cms/testing/internals')
+  const { createOrder } = await import('@shop/cms/app')
   const { loadEnv } = await import('@shop/cms/process')
   const { orderId } = await createOrder({
     payload: h.shop.payload,

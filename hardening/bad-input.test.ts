@@ -150,7 +150,7 @@ beforeAll(async () => {
   expect(ids.file, 'a cover and a document to fetch').not.toContain('undefined')
 
   // Every admin route, read from the admin router itself.
-  const { adminRouter, listAdminRoutes } = await import('@shop/cms/testing/internals')
+  const { adminRouter, listAdminRoutes } = await import('@shop/cms/app')
   const { createLogger } = await import('@shop/cms/process')
   const routes = listAdminRoutes(
     adminRouter({ payload, logger: createLogger('silent'), publicUrl: h.shop.url }) as Router,

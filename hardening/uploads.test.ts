@@ -192,7 +192,7 @@ describe('uploads through the admin product form', () => {
       `${'x'.repeat(1000)}${MARK}.pdf`,
       `\u202e${MARK}fdp.exe.pdf`,
     ]
-    const env = (await import('@shop/cms/testing/internals')).env
+    const env = (await import('@shop/cms/process')).loadEnv()
     for (const name of names) {
       const { status, body } = await postProduct(
         { ...validFields, name: `../../${MARK} ${name.slice(0, 100)}` },
@@ -288,7 +288,7 @@ describe("uploads through Payload's REST under /cms", () => {
 
 describe('after every upload', () => {
   it('left nothing outside the upload folders and serves no book publicly', async () => {
-    const env = (await import('@shop/cms/testing/internals')).env
+    const env = (await import('@shop/cms/process')).loadEnv()
     const allowed = [env.mediaDir, env.filesDir, env.documentsDir].map((d) => path.resolve(d))
     const inData = filesUnder(shop.dataDir)
     const stray = inData.filter(

@@ -62,10 +62,10 @@ if (checks.some((check) => !check.ok)) {
 
 // Vitest runs its projects one after another (each with its own pool): on these 2-core machines
 // that left a core idle for minutes. So two lanes side by side: the unit, component and
-// integration projects in one; in the other the browser tests (two files at a time, each on a
-// shop of its own), then the production bundle's test (installed meanwhile, in the background,
-// from what the build step built), then the hardening suite. The browser tests and the
-// production install mostly wait (pages, polls, the registry), so they fit beside the first lane.
+// integration projects in one; in the other the browser tests, then the production bundle's
+// test (installed meanwhile, in the background, from what the build step built), then the
+// hardening suite. The browser tests and the production install mostly wait (pages, polls, the
+// registry), so they fit beside the first lane.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects, extraEnv = {}) {
   const report = path.join(reports, `${label}.json`)

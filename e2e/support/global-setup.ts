@@ -106,11 +106,10 @@ async function startShop(): Promise<RunningShop> {
 }
 
 /**
- * Starts one whole shop per browser worker (`maxWorkers` of the e2e project), and stops them
- * afterwards. A test file uses its worker's shop (support/browser.ts, `baseURL`): the files of one
- * worker run one after another on their shop, as they would on a shop of their own, while the
- * other worker's files run beside them on the other shop. Most of a browser test is waiting
- * (pages, polls, the worker's passes), so two run in the time of one.
+ * Starts one whole shop per browser worker (`maxWorkers` of the e2e project, one by default),
+ * and stops them afterwards. A test file uses its worker's shop (support/browser.ts,
+ * `baseURL`): the files of one worker run one after another on their shop, and those of another
+ * worker beside them on another shop, never on the same one.
  */
 export default async function setup(project: TestProject) {
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1)

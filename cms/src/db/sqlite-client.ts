@@ -67,7 +67,11 @@ const READ_ONLY = /^\s*(select|pragma|explain|with\s[\s\S]*?\)\s*select)\b/i
 const TURN_MS = 20
 let turn: { startedAt: number } | null = null
 
-/** A promise to await before the next statement when this turn has run long enough. */
+/**
+ * A promise to await before the next statement when this turn has run long enough. Never inside
+ * a transaction of the caller's writer scope: a write of another task of that scope would join
+ * the transaction meanwhile (see `runInWriterScope`), and roll back with it.
+ */
 function endOfLongTurn(): Promise<void> | undefined {
   const now = performance.now()
   if (!turn) {
@@ -451,13 +455,11 @@ class ShopSqliteTransaction implements Transaction {
   }
 
   async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
-    await endOfLongTurn()
     const conn = await this.#started()
     return executeOn(conn, stmt, args)
   }
 
   async batch(stmts: InStatement[]): Promise<ResultSet[]> {
-    await endOfLongTurn()
     const conn = await this.#started()
     return stmts.map((stmt) => {
       this.#checkOpen()
@@ -607,7 +609,7 @@ export class ShopSqliteClient implements Client {
   }
 
   async execute(stmt: InStatement, args?: InArgs): Promise<ResultSet> {
-    await endOfLongTurn()
+    if (!scopeHolder()) await endOfLongTurn()
     const conn = this.#mainConnection()
     if (READ_ONLY.test(sqlOf(stmt))) return executeOn(conn, stmt, args)
     const holder = scopeHolder()
@@ -677,7 +679,7 @@ export class ShopSqliteClient implements Client {
   }
 
   async batch(stmts: InStatement[], mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
-    await endOfLongTurn()
+    if (!scopeHolder()) await endOfLongTurn()
     const conn = this.#mainConnection()
     const holder = scopeHolder()
     if (holder) return joined(holder, (held) => stmts.map((stmt) => executeOn(held, stmt)))
@@ -717,6 +719,7 @@ export class ShopSqliteClient implements Client {
   }
 
   async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
+    if (!scopeHolder()) await endOfLongTurn()
     this.#checkNotClosed()
     begin(mode) // an unknown mode fails here, as with @libsql/client
     return new ShopSqliteTransaction(async () => {

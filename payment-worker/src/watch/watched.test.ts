@@ -85,6 +85,16 @@ describe('how often an order is looked at while the push stream is connected', (
     expect([polled.fullLookDue, polled.nextCheck]).toEqual([true, now])
   })
 
+  it('looks at once at money judged just after a block that found its order still unpaid', () => {
+    // The stream carried the payment, then the block; the block was read first, while the
+    // order was still fresh and unpaid (its next look kept), then the push was judged.
+    const order = { ...awaiting(3), nextCheck: now + 4 * MINUTE }
+    afterBlock(order, now, settings, true)
+    expect(order.nextCheck).toBe(now + 4 * MINUTE)
+    Object.assign(order, { status: 'PAYMENT_DETECTED', funded: true })
+    expect(intervalFor(order, now, settings, true)).toBe(0)
+  })
+
   it('looks at once at money on the way whose full look an earlier block already asked for', () => {
     // Paid after a block that found it fresh (its full look due, but not before its next
     // look): the next block must still have it looked at now, or it waits ten minutes.

@@ -94,6 +94,9 @@ export function intervalFor(
   settings: WatchSettings,
   pushed = false,
 ): number {
+  // Money on the way, and a block since its last full look (it may have come just before the
+  // payment was judged): the block may confirm it, so it is looked at now.
+  if (w.funded && w.fullLookDue) return 0
   const deadline = deadlineOf(w, settings)
   let interval: number
   if (w.status === 'PAYMENT_DETECTED')
