@@ -137,9 +137,12 @@ describe('a payment made right after checkout', () => {
     const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
     expect(paid.status).toBe(200)
     const seen: string[] = []
+    // The calls made while the order was still unpaid: those that looked for its payment (a
+    // look after it was found, for a block's confirmation, is another matter).
     duringEveryCall = async (scope, addresses) => {
-      if (addresses.includes(paymentAddress))
-        seen.push(`${scope}: ${(await getOrder(h.shop.payload, orderId)).status}`)
+      if (!addresses.includes(paymentAddress)) return
+      const { status } = await getOrder(h.shop.payload, orderId)
+      if (status === 'AWAITING_PAYMENT') seen.push(`${scope}: ${status}`)
     }
     try {
       await waitFor(async () => {
