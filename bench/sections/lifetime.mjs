@@ -9,18 +9,6 @@ import { build } from 'esbuild'
 import { esbuildOptions, root } from '../../scripts/esbuild-options.mjs'
 import { log, run, workPath } from '../lib/context.mjs'
 
-/** The worker's defaults (cms/src/config/env.ts) at WhatsOnChain's free 3 requests a second. */
-const SETTINGS = {
-  workerFastPollMs: 500,
-  workerSlowPollMs: 10_000,
-  monitoringWindowHours: 24,
-  lateWatchDays: 30,
-  graceMs: 60_000,
-  expiryMs: 20 * 60_000,
-  callsPerPass: 3,
-  tipPollMs: 5_000,
-}
-
 export async function benchLifetime() {
   const outfile = workPath('lifetime.mjs')
   await build({
@@ -28,7 +16,9 @@ export async function benchLifetime() {
     entryPoints: [`${root}/payment-worker/src/watch/lifetime.ts`],
     outfile,
   })
-  const { callsOverLife } = await import(pathToFileURL(outfile).href)
+  const { callsOverLife, DEFAULT_LIFETIME_SETTINGS: SETTINGS } = await import(
+    pathToFileURL(outfile).href
+  )
   fs.rmSync(outfile, { force: true })
   const rows = []
   const cases = run.quick

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
-import { callsOverLife } from './lifetime'
+import { callsOverLife, DEFAULT_LIFETIME_SETTINGS } from './lifetime'
 
-/** The worker's defaults at WhatsOnChain's free 3 requests a second. */
-const settings = {
-  workerFastPollMs: 500,
-  workerSlowPollMs: 10_000,
-  monitoringWindowHours: 24,
-  lateWatchDays: 30,
-  graceMs: 60_000,
-  expiryMs: 20 * 60_000,
-  callsPerPass: 3,
-  tipPollMs: 5_000,
-}
+const settings = DEFAULT_LIFETIME_SETTINGS
 
 describe('the chain calls an order costs over its whole watch', () => {
   it('are at most 15 with the push stream connected, at 10 and at 100 orders a day', () => {

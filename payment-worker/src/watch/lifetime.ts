@@ -34,6 +34,18 @@ export type LifetimeSettings = WatchSettings & {
   tipPollMs: number
 }
 
+/** The worker's defaults (cms/src/config/env.ts) at WhatsOnChain's free 3 requests a second. */
+export const DEFAULT_LIFETIME_SETTINGS: LifetimeSettings = {
+  workerFastPollMs: 500,
+  workerSlowPollMs: 10_000,
+  monitoringWindowHours: 24,
+  lateWatchDays: 30,
+  graceMs: 60_000,
+  expiryMs: 20 * 60_000,
+  callsPerPass: 3,
+  tipPollMs: 5_000,
+}
+
 export type Lifetime = {
   ordersPerDay: number
   pushConnected: boolean

@@ -39,16 +39,15 @@ const LOOKUP_CHUNK = 200
 const KEEP_HEX_MAX_CHARS = 8_000
 
 export function onPushedTransaction(ctx: WorkerContext, tx: PushedTransaction) {
-  let matched = false
   for (const address of tx.addresses) {
     const w = ctx.byAddress.get(address)
     if (w) {
       if (!ctx.push.queue.some((p) => p.w === w && p.txid === tx.txid))
         ctx.push.queue.push({ w, txid: tx.txid, hex: verifiedHex(tx), at: ctx.clock() })
     } else keepUnmatched(ctx, address, tx)
-    matched = true
   }
-  if (matched) ctx.askPushWork()
+  // Every address is either judged or looked up.
+  if (tx.addresses.length > 0) ctx.askPushWork()
 }
 
 /** Keeps a push to an address not watched yet until it is looked up among the orders. */
