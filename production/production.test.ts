@@ -492,9 +492,11 @@ describe('the production bundle behind Caddy', () => {
       .trim()
     expect(inApp).toBe('')
     if (asUser.length > 0) {
-      // Anything the shop's user owns outside its data directory and its home (/tmp in the image).
-      // Other suites create and remove their folders in /tmp meanwhile: a folder that vanishes
-      // while find reads it is not an error (find still says so and exits 1), any other is.
+      // Anything the shop's user owns outside its data directory and its home (/tmp in the image),
+      // made or changed since the processes started (a run killed before its clean-up leaves
+      // its own folders behind, owned by the same user). Other suites create and remove their
+      // folders in /tmp meanwhile: a folder that vanishes while find reads it is not an error
+      // (find still says so and exits 1), any other is.
       const scan = spawnSync(
         'find',
         [
@@ -504,6 +506,8 @@ describe('the production bundle behind Caddy', () => {
           '-xdev',
           '-user',
           USER,
+          '-newerct',
+          `@${Math.floor(marker / 1000)}`,
           '-not',
           '-path',
           `${data}*`,
