@@ -14,13 +14,19 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        test: { name: 'domain', include: ['domain/src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'domain',
+          include: ['domain/src/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+        },
       },
       {
         test: {
           name: 'chain',
           include: ['chain/src/**/*.test.ts', 'chain/test/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
         },
       },
       {
@@ -30,6 +36,7 @@ export default defineConfig({
           name: 'storefront',
           include: ['storefront/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          isolate: false,
           setupFiles: ['storefront/src/testing/setup.ts'],
           // A form filled key by key (user-event) beside the browser suite on 2 cores took 5 s.
           testTimeout: 20_000,
