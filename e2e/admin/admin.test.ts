@@ -1,17 +1,15 @@
-import fs from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { PDFDocument } from 'pdf-lib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { baseURL, DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
+import { screenshot } from '../support/screenshots'
 
-const SCREENS = '/tmp/screens-admin'
 let browser: Browser
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  fs.mkdirSync(SCREENS, { recursive: true })
 })
 
 afterAll(async () => {
@@ -345,10 +343,7 @@ describe('the admin area in Chromium', () => {
       await expect.poll(() => page.getByText('Needs settling:').isVisible()).toBe(true)
       expect(await page.getByText('Paid over (more than the amount due)').isVisible()).toBe(true)
       await page.getByRole('button', { name: 'Mark as settled' }).click()
-      await page.screenshot({
-        path: `${SCREENS}/order-settling-${viewport.width}.png`,
-        fullPage: true,
-      })
+      await screenshot(page, `admin-order-settling-${viewport.width}`)
       if (viewport === PHONE) {
         expect(errors).toEqual([])
         await context.close()
@@ -490,7 +485,7 @@ describe('the admin area in Chromium', () => {
       const { context, page, errors } = await newPage(browser, viewport)
       await page.goto('/admin/login')
       await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true)
-      await page.screenshot({ path: `${SCREENS}/login-${viewport.width}.png`, fullPage: true })
+      await screenshot(page, `admin-login-${viewport.width}`)
       await signIn(page, email, password)
       for (const [name, path, heading] of screens) {
         await page.goto(path)
@@ -502,7 +497,7 @@ describe('the admin area in Chromium', () => {
           () => document.documentElement.scrollWidth - window.innerWidth,
         )
         expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0)
-        await page.screenshot({ path: `${SCREENS}/${name}-${viewport.width}.png`, fullPage: true })
+        await screenshot(page, `admin-${name}-${viewport.width}`)
       }
       expect(errors).toEqual([])
       await context.close()

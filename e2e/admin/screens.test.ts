@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
@@ -7,19 +5,17 @@ import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { apiJson, productOfType } from '../checkout/helpers'
 import { seriousViolations } from '../public/a11y'
 import { overlappingText } from '../support/layout'
+import { screenshot } from '../support/screenshots'
 
 /**
  * Every admin screen at phone and desktop width, with no sideways scroll, no
  * text box overlapping another (labels over values in the order view), the top menu on one line,
- * and no serious or critical axe violation (colour contrast included). Screenshots go to
- * /tmp/shop-screens.
+ * and no serious or critical axe violation (colour contrast included).
  */
-const SHOTS = '/tmp/shop-screens'
 let browser: Browser
 let orderId: string
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true })
   browser = await launchBrowser()
   const printed = await productOfType('PHYSICAL')
   ;({ orderId } = await apiJson<{ orderId: string }>('/api/orders/create', {
@@ -166,7 +162,7 @@ describe('admin screens at phone and desktop widths', () => {
         problems.push(`${name}: an e-mail breaks mid-word (${brokenEmails.join(' ')})`)
       for (const v of await seriousViolations(page))
         problems.push(`${name}: axe ${v.id} (${v.impact}) ${v.targets.slice(0, 3).join(', ')}`)
-      await page.screenshot({ path: `${SHOTS}/admin-${name}-${label}.png`, fullPage: true })
+      await screenshot(page, `admin-${name}-${label}`)
     }
     expect(problems).toEqual([])
     expect(errors).toEqual([])
@@ -230,7 +226,7 @@ describe('the order page of an order with payments', () => {
         .locator('.admin-panel', { has: page.getByRole('heading', { name: 'Payments received' }) })
         .locator('table')
       await expect.poll(() => table.locator('tbody tr').count()).toBe(2)
-      await page.screenshot({ path: `${SHOTS}/admin-order-payments-${label}.png`, fullPage: true })
+      await screenshot(page, `admin-order-payments-${label}`)
       expect(await overlappingBoxes(table)).toEqual([])
       const scroll = await page.evaluate(() => document.documentElement.scrollWidth)
       expect(scroll).toBeLessThanOrEqual(viewport.width)

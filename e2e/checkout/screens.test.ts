@@ -1,17 +1,15 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
+import { screenshot } from '../support/screenshots'
 import { headingText } from './helpers'
 
 /**
  * Every pay-screen status and the checkout and success pages, at phone and desktop widths,
  * with the order API answered by the test (page.route) so each status can be shown on demand.
- * Set SCREENS_DIR to keep screenshots for a visual review.
+ * Set SCREENSHOTS_DIR to keep screenshots for a visual review.
  */
-const SCREENS_DIR = process.env.SCREENS_DIR
 const ADDRESS = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT'
 const TXID = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'
 const PRODUCT = {
@@ -73,17 +71,6 @@ async function horizontalOverflow(page: Page) {
   )
 }
 
-async function shot(page: Page, name: string) {
-  if (!SCREENS_DIR) return
-  fs.mkdirSync(SCREENS_DIR, { recursive: true })
-  await page.screenshot({
-    path: path.join(SCREENS_DIR, `${name}.png`),
-    fullPage: true,
-    animations: 'disabled',
-    timeout: 15_000,
-  })
-}
-
 let browser: Browser
 
 beforeAll(async () => {
@@ -106,7 +93,7 @@ describe.each([
     await page.getByRole('group', { name: 'Shipping address' }).waitFor()
     await page.getByText('0.70352942 BSV').first().waitFor()
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
-    await shot(page, `checkout-${label}`)
+    await screenshot(page, `checkout-${label}`)
     // the browser's required attributes come first, so the shipping address is filled in
     await page.getByLabel(/Full name/).fill('Ada Lovelace')
     await page.getByLabel(/Address line 1/).fill('1 Main Street')
@@ -115,7 +102,7 @@ describe.each([
     await page.getByRole('combobox', { name: /^Country/ }).selectOption('United Kingdom')
     await page.getByRole('button', { name: 'Proceed to Payment' }).click()
     await page.getByText('Please enter a valid email address.').waitFor()
-    await shot(page, `checkout-errors-${label}`)
+    await screenshot(page, `checkout-errors-${label}`)
     expect(errors).toEqual([])
     await context.close()
   })
@@ -131,13 +118,13 @@ describe.each([
       expect(qr?.width).toBe(220)
       expect(qr!.x + qr!.width).toBeLessThanOrEqual(viewport.width)
     }
-    await shot(page, `pay-${status.toLowerCase()}-${label}`)
+    await screenshot(page, `pay-${status.toLowerCase()}-${label}`)
     if (status === 'PAID') {
       await page.waitForURL((url) => url.pathname === '/order/success/screens-order')
       await expect.poll(() => headingText(page)).toBe('Order Confirmed!')
       await page.getByText(/We will ship your book/).waitFor()
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
-      await shot(page, `success-physical-${label}`)
+      await screenshot(page, `success-physical-${label}`)
     }
     expect(errors).toEqual([])
     await context.close()

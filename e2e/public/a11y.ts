@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 
 const require = createRequire(import.meta.url)
@@ -36,12 +35,4 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   )
-}
-
-/** Saves a full-page screenshot when SCREENSHOTS_DIR is set (outside the repository). */
-export async function maybeScreenshot(page: Page, name: string): Promise<void> {
-  const dir = process.env.SCREENSHOTS_DIR
-  if (!dir) return
-  fs.mkdirSync(dir, { recursive: true })
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
 }

@@ -1,20 +1,17 @@
-import fs from 'node:fs'
-
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
+import { screenshot } from '../support/screenshots'
 import { apiJson, headingText, productOfType } from '../checkout/helpers'
 
 /**
  * The pay screen's address stays on one line on a phone, and a store grid with two books does not
- * leave half the row empty. Screenshots go to /tmp/shop-screens.
+ * leave half the row empty.
  */
-const SHOTS = '/tmp/shop-screens'
 let browser: Browser
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true })
   browser = await launchBrowser()
 })
 
@@ -56,7 +53,7 @@ describe('layouts at phone and desktop widths', () => {
       }
       const scroll = await page.evaluate(() => document.documentElement.scrollWidth)
       expect(scroll).toBeLessThanOrEqual(viewport.width)
-      await page.screenshot({ path: `${SHOTS}/pay-${label}.png`, fullPage: true })
+      await screenshot(page, `pay-at-width-${label}`)
       expect(errors).toEqual([])
       await context.close()
     },
@@ -81,7 +78,7 @@ describe('layouts at phone and desktop widths', () => {
     const left = Math.min(...lastRow.map((c) => c.left)) - layout.grid.left
     const right = layout.grid.right - Math.max(...lastRow.map((c) => c.right))
     expect(Math.abs(left - right)).toBeLessThan(2)
-    await page.screenshot({ path: `${SHOTS}/store-desktop.png` })
+    await screenshot(page, 'store-desktop', { fullPage: false })
     expect(errors).toEqual([])
     await context.close()
   })

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { baseURL, DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { overlappingText } from '../support/layout'
-import { maybeScreenshot, seriousViolations } from './a11y'
+import { screenshot } from '../support/screenshots'
+import { seriousViolations } from './a11y'
 
 /**
  * Every public screen (spec section 2, except checkout and payment), at a phone and a desktop
@@ -189,7 +190,8 @@ const screens: {
     h1: /Identity|Trust|Book/i,
     check: async (page) => {
       await text(page, /available in stock$/)
-      expect(await page.getByRole('button', { name: 'Buy Now' }).isEnabled()).toBe(true)
+      // The web process draws the page first; the button works once the app has taken it over.
+      await expect.poll(() => page.getByRole('button', { name: 'Buy Now' }).isEnabled()).toBe(true)
       await page.getByRole('img', { name: /^Cover of / }).waitFor()
     },
   },
@@ -231,7 +233,7 @@ describe.each([
     expect(await overlappingText(page)).toEqual([])
 
     expect(await seriousViolations(page)).toEqual([])
-    await maybeScreenshot(page, `${screen.name}-${label === 'phone' ? 360 : 1366}`)
+    await screenshot(page, `${screen.name}-${label === 'phone' ? 360 : 1366}`)
     expect(errors).toEqual([])
     await context.close()
   })
