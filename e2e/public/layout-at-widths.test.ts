@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
+import { baseURL, DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { screenshot } from '../support/screenshots'
 import { apiJson, headingText, productOfType } from '../checkout/helpers'
 
 /**
- * The pay screen's address stays on one line on a phone, and a store grid with two books does not
- * leave half the row empty.
+ * The pay screen's address stays on one line on a phone, its spinner holds still for a visitor who
+ * asks for less motion, and a store grid with two books does not leave half the row empty.
  */
 let browser: Browser
 
@@ -58,6 +58,33 @@ describe('layouts at phone and desktop widths', () => {
       await context.close()
     },
   )
+
+  it('holds the waiting spinner still for a visitor who asks for less motion (phone)', async () => {
+    const pdf = await productOfType('PDF')
+    const { orderId } = await apiJson<{ orderId: string }>('/api/orders/create', {
+      method: 'POST',
+      body: JSON.stringify({ productId: pdf.id, userEmail: 'motion@example.com' }),
+    })
+    const context = await browser.newContext({
+      baseURL: baseURL(),
+      viewport: PHONE,
+      reducedMotion: 'reduce',
+    })
+    const page = await context.newPage()
+    await page.goto(`/pay/${orderId}`)
+    const spinner = page.locator('.spinner').first()
+    await spinner.waitFor()
+    // A spin shortened to nothing but still repeated forever redraws at random angles (a flicker,
+    // and a busy processor): once round, then still.
+    await expect
+      .poll(() =>
+        spinner.evaluate(
+          (node) => node.getAnimations().filter((a) => a.playState === 'running').length,
+        ),
+      )
+      .toBe(0)
+    await context.close()
+  })
 
   it('centres a short last row of the store at the full card width (desktop)', async () => {
     const { context, page, errors } = await newPage(browser, DESKTOP)
