@@ -3,8 +3,6 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
-/** The projects that start test shops copy one seeded shop per run (cms/test/support). */
-const shopTemplate = 'cms/test/support/global-setup.ts'
 
 /** One Vitest run, eight projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
@@ -47,7 +45,6 @@ export default defineConfig({
           name: 'cms',
           include: ['cms/src/**/*.test.ts', 'cms/test/**/*.test.ts'],
           environment: 'node',
-          globalSetup: [shopTemplate],
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -58,7 +55,6 @@ export default defineConfig({
           name: 'payment-worker',
           include: ['payment-worker/src/**/*.test.ts', 'payment-worker/test/**/*.test.ts'],
           environment: 'node',
-          globalSetup: [shopTemplate],
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -99,7 +95,6 @@ export default defineConfig({
           name: 'hardening',
           include: ['hardening/**/*.test.ts'],
           environment: 'node',
-          globalSetup: [shopTemplate],
           pool: 'forks',
           // Load and fault injection measure the machine: one hardening file at a time.
           maxWorkers: 1,

@@ -3,13 +3,9 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { Payload } from 'payload'
-import { inject } from 'vitest'
 
 import { fromRoot } from '../../src/config/paths'
 import { createHttpServer } from '../../src/server/httpServer'
-import './global-setup'
-import type { TemplateKind } from './shopTemplate'
-import { copyShopTemplate, saveShopTemplate } from './shopTemplate'
 
 export type TestShop = {
   url: string
@@ -27,21 +23,6 @@ export type TestShopOptions = {
   env?: Record<string, string>
 }
 
-/** Settings that change the schema's home, the seed or where it writes: such a shop makes its own. */
-const SEED_SETTINGS =
-  /^(DATABASE_URI|DATA_DIR|DB_PUSH|STORAGE|S3_|MEDIA_DIR|FILES_DIR|DOCUMENTS_DIR)/
-
-/** The run's template folder, for a SQLite shop on the default storage settings. */
-function templateFor(options: TestShopOptions): string | undefined {
-  if (process.env.TEST_DATABASE_URI) return undefined
-  if (Object.keys(options.env ?? {}).some((key) => SEED_SETTINGS.test(key))) return undefined
-  try {
-    return inject('testShopTemplate')
-  } catch {
-    return undefined // a project without the template's global set-up
-  }
-}
-
 /**
  * Starts the real express app on a fresh SQLite file in a temporary folder, on a free
  * loopback port. One shop per test file: the settings and Payload are per process, and
@@ -49,17 +30,6 @@ function templateFor(options: TestShopOptions): string | undefined {
  */
 export async function startTestShop(options: TestShopOptions = {}): Promise<TestShop> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'))
-  const template = templateFor(options)
-  // A copy of one of the run's templates has the schema (Payload does not push it) and, for a
-  // seeded shop, the seed; a seeded shop copies the empty template while no seeded one is saved.
-  const copied: TemplateKind | undefined = !template
-    ? undefined
-    : options.seed !== false && copyShopTemplate(template, 'seeded', dataDir)
-      ? 'seeded'
-      : copyShopTemplate(template, 'empty', dataDir)
-        ? 'empty'
-        : undefined
-  const fromTemplate = copied !== undefined
   Object.assign(process.env, {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -71,7 +41,6 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     MAX_OPEN_ORDERS_PER_CLIENT: '100000',
     MAX_OPEN_ORDERS_PER_EMAIL: '100000',
     EMAILS_PER_ADDRESS_PER_HOUR: '100000',
-    ...(fromTemplate ? { DB_PUSH: 'false' } : {}),
     ...(process.env.TEST_DATABASE_URI ? { DATABASE_URI: process.env.TEST_DATABASE_URI } : {}),
     ...options.env,
   })
@@ -85,11 +54,9 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
   const env = loadEnv()
   const logger = createLogger(env.logLevel)
   const payload = await getPayload({ config })
-  if (template && !fromTemplate) saveShopTemplate(template, 'empty', dataDir)
-  if (options.seed !== false && copied !== 'seeded') {
+  if (options.seed !== false) {
     const { seed } = await import('../../src/seed')
     await seed({ payload, env, logger })
-    if (template) saveShopTemplate(template, 'seeded', dataDir)
   }
 
   let closeNext: (() => Promise<void>) | undefined
