@@ -61,12 +61,12 @@ if (checks.some((check) => !check.ok)) {
 }
 
 // Vitest runs its projects one after another (each with its own pool): on these 2-core machines
-// that left a core idle for minutes. So two lanes side by side: the unit, component and
-// integration projects in one; in the other the browser tests, then the production bundle's
-// test (installed meanwhile, in the background, from what the build step built). The browser
-// tests and the production install mostly wait (pages, polls, the registry), so they fit beside
-// the first lane. Then the hardening suite alone: beside the first lane it slowed it by minutes
-// (1,023 s instead of about 760) and took 451 s itself instead of about 250.
+// that left a core idle while a project waited. So two lanes side by side: the unit, component
+// and integration projects in one; in the other the browser tests, then the production bundle's
+// test (installed meanwhile, in the background, from what the build step built). Together they
+// keep both cores busy (97-99 % in a CI run), so more at once only slows each: the hardening
+// suite runs alone after them (beside the first lane it took 451 s instead of about 250 and
+// slowed that lane by minutes). What each group spends: docs/decisions/020.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects, extraEnv = {}) {
   const report = path.join(reports, `${label}.json`)

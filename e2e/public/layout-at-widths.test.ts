@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { baseURL, DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
+import { DESKTOP, launchBrowser, newPage, PHONE } from '../support/browser'
 import { screenshot } from '../support/screenshots'
 import { apiJson, headingText, productOfType } from '../checkout/helpers'
 
@@ -65,12 +65,7 @@ describe('layouts at phone and desktop widths', () => {
       method: 'POST',
       body: JSON.stringify({ productId: pdf.id, userEmail: 'motion@example.com' }),
     })
-    const context = await browser.newContext({
-      baseURL: baseURL(),
-      viewport: PHONE,
-      reducedMotion: 'reduce',
-    })
-    const page = await context.newPage()
+    const { context, page } = await newPage(browser, PHONE, { reducedMotion: 'reduce' })
     await page.goto(`/pay/${orderId}`)
     const spinner = page.locator('.spinner').first()
     await spinner.waitFor()

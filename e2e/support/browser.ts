@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
 import { inject } from 'vitest'
 
@@ -41,12 +41,16 @@ export const baseURL = () => {
 export const PHONE = { width: 360, height: 740 }
 export const DESKTOP = { width: 1366, height: 900 }
 
-/** A fresh context (cookies, storage) on the shop, failing the test on any page error. */
+/**
+ * A fresh context (cookies, storage) on the shop, failing the test on any page error; `options`
+ * for what a visitor's browser may ask for (reduced motion, a colour scheme).
+ */
 export async function newPage(
   browser: Browser,
   viewport: { width: number; height: number } = DESKTOP,
+  options: Omit<BrowserContextOptions, 'baseURL' | 'viewport'> = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport })
+  const context = await browser.newContext({ ...options, baseURL: baseURL(), viewport })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
