@@ -4,6 +4,38 @@ import { defineConfig } from 'vitest/config'
 
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
 
+/**
+ * The integration files share their worker processes: each file in a process of its own spent
+ * about 5 s of CPU importing Payload and its packages before its first test. What one file could
+ * leave for the next (settings, the shop's modules, Payload's instance cache) is put back by the
+ * set-up file.
+ */
+const sharedWorkers = {
+  isolate: false,
+  setupFiles: ['cms/test/support/perFileState.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+}
+
+/** The cms files that start Next's built app (`withCms: true`, also through `shopWithOwnerAtEveryDoor`). */
+const cmsThroughNext = [
+  'cms/test/access/editors-reach.test.ts',
+  'cms/test/auth/first-admin.test.ts',
+  'cms/test/auth/passwords.test.ts',
+  'cms/test/auth/session-lifetime.test.ts',
+  'cms/test/auth/sign-in.test.ts',
+  'cms/test/content/site-texts.test.ts',
+  'cms/test/db/payload-writes-beside-checkouts.test.ts',
+  'cms/test/http/cms-body-limits.test.ts',
+  'cms/test/http/cms-queries.test.ts',
+  'cms/test/http/path-spellings.test.ts',
+  'cms/test/http/private-and-user-files.test.ts',
+  'cms/test/public-api.test.ts',
+  'cms/test/checkout/shipping-details.test.ts',
+  'cms/test/rules/order-email-every-door.test.ts',
+  'cms/test/rules/orders-and-stock-every-door.test.ts',
+]
+
 /** One Vitest run, eight projects; `npm test` runs them after lint, typecheck and build. */
 export default defineConfig({
   test: {
@@ -44,6 +76,18 @@ export default defineConfig({
         test: {
           name: 'cms',
           include: ['cms/src/**/*.test.ts', 'cms/test/**/*.test.ts'],
+          exclude: cmsThroughNext,
+          environment: 'node',
+          pool: 'forks',
+          ...sharedWorkers,
+        },
+      },
+      {
+        test: {
+          // Files that serve Payload's admin and REST through Next's built app: Next loads the
+          // config it was built with once per process, so each of these files has its own.
+          name: 'cms-next',
+          include: cmsThroughNext,
           environment: 'node',
           pool: 'forks',
           testTimeout: 60_000,
@@ -56,8 +100,7 @@ export default defineConfig({
           include: ['payment-worker/src/**/*.test.ts', 'payment-worker/test/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...sharedWorkers,
         },
       },
       {

@@ -25,8 +25,9 @@ export type TestShopOptions = {
 
 /**
  * Starts the real express app on a fresh SQLite file in a temporary folder, on a free
- * loopback port. One shop per test file: the settings and Payload are per process, and
- * Vitest runs each file of the cms project in its own process.
+ * loopback port. One shop per test file: the settings are read when the shop's modules are
+ * first imported and getPayload() keeps one instance per process, so files that share a worker
+ * process get both afresh from the set-up file (support/perFileState.ts).
  */
 export async function startTestShop(options: TestShopOptions = {}): Promise<TestShop> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'))
@@ -41,6 +42,9 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     MAX_OPEN_ORDERS_PER_CLIENT: '100000',
     MAX_OPEN_ORDERS_PER_EMAIL: '100000',
     EMAILS_PER_ADDRESS_PER_HOUR: '100000',
+    // Payload skips the schema push when the schema equals the last one pushed in this process;
+    // each test shop has a new, empty database file.
+    PAYLOAD_FORCE_DRIZZLE_PUSH: 'true',
     ...(process.env.TEST_DATABASE_URI ? { DATABASE_URI: process.env.TEST_DATABASE_URI } : {}),
     ...options.env,
   })
@@ -62,6 +66,14 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
   let closeNext: (() => Promise<void>) | undefined
   let nextHandler: Parameters<typeof createApp>[0]['nextHandler']
   if (options.withCms) {
+    // Next's built app reads the config it was built with once per process: a second shop in
+    // the same process would serve the first one's database.
+    const started = globalThis as typeof globalThis & { __shopNextStarted?: boolean }
+    if (started.__shopNextStarted)
+      throw new Error(
+        'withCms: one Next app per process; list this file in vitest.config.ts cmsThroughNext',
+      )
+    started.__shopNextStarted = true
     const { default: next } = await import('next')
     const nextApp = next({ dev: false, dir: fromRoot('cms'), quiet: true })
     await nextApp.prepare()
