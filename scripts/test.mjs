@@ -65,7 +65,8 @@ if (checks.some((check) => !check.ok)) {
 // background, from what the build step built); and the hardening suite, whose files run one at
 // a time. Alone, the hardening suite kept about one core and a third busy for four minutes;
 // beside the others every core stays busy (99 % in a measured run) and the whole run is what
-// its CPU costs. What each group spends: docs/decisions/020.
+// its CPU costs. The load test, which measures memory, runs alone after them. What each group
+// spends: docs/decisions/020.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects, extraEnv = {}) {
   const report = path.join(reports, `${label}.json`)
@@ -150,7 +151,7 @@ const lanes = await Promise.all([
   }),
   vitest('hardening', ['hardening']),
 ]).then(([a, b, c]) => [a, ...b, c])
-const results = lanes
+const results = [...lanes, await vitest('load', ['hardening-load'])]
 const { dir: productionApp } = await installing
 if (productionApp) {
   spawnSync('chmod', ['-R', 'u+w', productionApp])
