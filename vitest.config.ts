@@ -15,35 +15,17 @@ const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url)
 const sharedWorkers = {
   isolate: false,
   setupFiles: ['cms/test/support/perFileState.ts'],
-  testTimeout: 60_000,
+  // Files that start and kill processes run beside the browser and hardening suites.
+  testTimeout: 120_000,
   hookTimeout: 120_000,
 }
-
-/** The cms files that start Next's built app (`withCms: true`, also through `shopWithOwnerAtEveryDoor`). */
-const cmsThroughNext = [
-  'cms/test/access/editors-reach.test.ts',
-  'cms/test/auth/first-admin.test.ts',
-  'cms/test/auth/passwords.test.ts',
-  'cms/test/auth/session-lifetime.test.ts',
-  'cms/test/auth/sign-in.test.ts',
-  'cms/test/content/site-texts.test.ts',
-  'cms/test/db/payload-writes-beside-checkouts.test.ts',
-  'cms/test/http/cms-body-limits.test.ts',
-  'cms/test/http/cms-queries.test.ts',
-  'cms/test/http/path-spellings.test.ts',
-  'cms/test/http/private-and-user-files.test.ts',
-  'cms/test/public-api.test.ts',
-  'cms/test/checkout/shipping-details.test.ts',
-  'cms/test/rules/order-email-every-door.test.ts',
-  'cms/test/rules/orders-and-stock-every-door.test.ts',
-]
 
 /**
  * The projects of one run, those with the longest files first: Vitest's own order (by name)
  * left the payment worker's files, which start processes and wait on them, for the end, with
  * one core idle beside the last of them. The quick unit projects now fill the end instead.
  */
-const PROJECTS_FIRST = ['payment-worker', 'cms-next', 'cms', 'storefront', 'chain', 'domain']
+const PROJECTS_FIRST = ['payment-worker', 'cms', 'storefront', 'chain', 'domain']
 class LongestProjectsFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification) => {
@@ -95,22 +77,9 @@ export default defineConfig({
         test: {
           name: 'cms',
           include: ['cms/src/**/*.test.ts', 'cms/test/**/*.test.ts'],
-          exclude: cmsThroughNext,
           environment: 'node',
           pool: 'forks',
           ...sharedWorkers,
-        },
-      },
-      {
-        test: {
-          // Files that serve Payload's admin and REST through Next's built app: Next loads the
-          // config it was built with once per process, so each of these files has its own.
-          name: 'cms-next',
-          include: cmsThroughNext,
-          environment: 'node',
-          pool: 'forks',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
         },
       },
       {
@@ -161,6 +130,7 @@ export default defineConfig({
           pool: 'forks',
           // Fault injection kills and restarts processes: one hardening file at a time.
           maxWorkers: 1,
+          ...sharedWorkers,
           testTimeout: 900_000,
           hookTimeout: 180_000,
         },

@@ -124,14 +124,7 @@ function installProduction() {
 const started = Date.now()
 const installing = installProduction()
 const lanes = await Promise.all([
-  vitest('unit-integration', [
-    'domain',
-    'chain',
-    'storefront',
-    'cms',
-    'cms-next',
-    'payment-worker',
-  ]),
+  vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
   vitest('browser', ['e2e']).then(async (browser) => {
     const install = await installing
     const production =

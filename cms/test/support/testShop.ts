@@ -66,14 +66,8 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
   let closeNext: (() => Promise<void>) | undefined
   let nextHandler: Parameters<typeof createApp>[0]['nextHandler']
   if (options.withCms) {
-    // Next's built app reads the config it was built with once per process: a second shop in
-    // the same process would serve the first one's database.
-    const started = globalThis as typeof globalThis & { __shopNextStarted?: boolean }
-    if (started.__shopNextStarted)
-      throw new Error(
-        'withCms: one Next app per process; list this file in vitest.config.ts cmsThroughNext',
-      )
-    started.__shopNextStarted = true
+    // Next's built app serves this shop: its route handlers take the Payload instance from
+    // getPayload()'s cache, which holds this shop's (the set-up file empties it for each file).
     const { default: next } = await import('next')
     const nextApp = next({ dev: false, dir: fromRoot('cms'), quiet: true })
     await nextApp.prepare()
