@@ -22,8 +22,8 @@ const sharedWorkers = {
 
 /**
  * The projects of one run, those with the longest files first: Vitest's own order (by name)
- * left the payment worker's files, which start processes and wait on them, for the end, with
- * one core idle beside the last of them. The quick unit projects now fill the end instead.
+ * left the payment worker's files, which start processes and wait on them, for the end of the
+ * integration run, with a core idle beside the last of them.
  */
 const PROJECTS_FIRST = ['payment-worker', 'cms', 'storefront', 'chain', 'domain']
 class LongestProjectsFirst extends BaseSequencer {

@@ -60,13 +60,13 @@ if (checks.some((check) => !check.ok)) {
   process.exit(1)
 }
 
-// Three Vitest runs side by side, each with its own pool: the unit, component and integration
-// projects; the browser tests, then the production bundle's test (installed meanwhile, in the
-// background, from what the build step built); and the hardening suite, whose files run one at
-// a time. Alone, the hardening suite kept about one core and a third busy for four minutes;
-// beside the others every core stays busy (99 % in a measured run) and the whole run is what
-// its CPU costs. The load test, which measures memory, runs alone after them. What each group
-// spends: docs/decisions/020.
+// Three Vitest runs side by side, each with its own pool: the integration projects; the browser
+// tests, then the production bundle's test (installed meanwhile, in the background, from what
+// the build step built); and the hardening suite, whose files run one at a time, then the unit
+// and component projects. Alone, the hardening suite kept about one core and a third busy for
+// four minutes; beside the others every core stays busy (99 % in a measured run), so the whole
+// run is what its CPU costs. The load test, which measures memory, runs alone after them. What
+// each group spends: docs/decisions/020.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
 function vitest(label, projects, extraEnv = {}) {
   const report = path.join(reports, `${label}.json`)
@@ -124,7 +124,7 @@ function installProduction() {
 const started = Date.now()
 const installing = installProduction()
 const lanes = await Promise.all([
-  vitest('unit-integration', ['domain', 'chain', 'storefront', 'cms', 'payment-worker']),
+  vitest('integration', ['cms', 'payment-worker']),
   vitest('browser', ['e2e']).then(async (browser) => {
     const install = await installing
     const production =
@@ -142,8 +142,12 @@ const lanes = await Promise.all([
         : { passed: 0, failed: 1, skipped: 0, ok: false }
     return [browser, production]
   }),
-  vitest('hardening', ['hardening']),
-]).then(([a, b, c]) => [a, ...b, c])
+  // The quick unit projects after the hardening suite, which ends first of the three.
+  vitest('hardening', ['hardening']).then(async (hardening) => [
+    hardening,
+    await vitest('unit', ['domain', 'chain', 'storefront']),
+  ]),
+]).then(([a, b, c]) => [a, ...b, ...c])
 const results = [...lanes, await vitest('load', ['hardening-load'])]
 const { dir: productionApp } = await installing
 if (productionApp) {
