@@ -7,10 +7,10 @@ import { BaseSequencer } from 'vitest/node'
 const storefrontSrc = fileURLToPath(new URL('./storefront/src', import.meta.url))
 
 /**
- * The integration files share their worker processes: each file in a process of its own spent
- * about 5 s of CPU importing Payload and its packages before its first test. What one file could
- * leave for the next (settings, the shop's modules, Payload's instance cache) is put back by the
- * set-up file.
+ * The integration, worker and hardening files share their worker processes: each file in a
+ * process of its own spent about 5 s of CPU importing Payload and its packages before its first
+ * test. What one file could leave for the next (settings, the shop's modules, Payload's instance
+ * cache) is put back by the set-up file.
  */
 const sharedWorkers = {
   isolate: false,
@@ -21,17 +21,13 @@ const sharedWorkers = {
 }
 
 /**
- * The projects of one run, those with the longest files first: Vitest's own order (by name)
- * left the payment worker's files, which start processes and wait on them, for the end of the
- * integration run, with a core idle beside the last of them.
+ * The payment worker's files first: Vitest orders the projects of a run by name, which left
+ * them (they start processes and wait on them) for the end of the integration run, with a core
+ * idle beside the last of them.
  */
-const PROJECTS_FIRST = ['payment-worker', 'cms', 'storefront', 'chain', 'domain']
-class LongestProjectsFirst extends BaseSequencer {
+class PaymentWorkerFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification) => {
-      const index = PROJECTS_FIRST.indexOf(spec.project.name)
-      return index === -1 ? PROJECTS_FIRST.length : index
-    }
+    const rank = (spec: TestSpecification) => (spec.project.name === 'payment-worker' ? 0 : 1)
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
   }
 }
@@ -42,7 +38,7 @@ export default defineConfig({
     // Vitest's default on these 2-core machines is one file at a time; most files wait on
     // servers, chains and browsers more than they compute, so two run side by side.
     maxWorkers: 2,
-    sequence: { sequencer: LongestProjectsFirst },
+    sequence: { sequencer: PaymentWorkerFirst },
     projects: [
       {
         test: {
