@@ -17,3 +17,22 @@ export function createHttpServer(app: Express): http.Server {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
   return server
 }
+
+/**
+ * Stops taking connections and resolves once every request in flight has been answered: idle
+ * keep-alive connections close at once, busy ones as soon as their answer is sent (Node's
+ * `close()` alone keeps them open for the keep-alive time), and those still busy after
+ * `graceMs` are cut.
+ */
+export async function closeServer(server: http.Server, graceMs = 5_000): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  const sweep = setInterval(() => server.closeIdleConnections(), 20)
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs)
+  server.closeIdleConnections()
+  try {
+    await closed
+  } finally {
+    clearInterval(sweep)
+    clearTimeout(cut)
+  }
+}

@@ -11,7 +11,7 @@ import { fromRoot } from '../config/paths'
 import { prepareNextOrderAddresses } from '../operations/orders/prepareAddresses'
 import config from '../payload.config'
 import { createApp } from './app'
-import { createHttpServer } from './httpServer'
+import { closeServer, createHttpServer } from './httpServer'
 import { lazyNext } from './lazyNext'
 import { createLogger, prettyLogs } from './logger'
 
@@ -73,15 +73,15 @@ export async function startWebProcess({
     logger.info({ signal }, 'shutting down')
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
-    server.close(async () => {
+    void (async () => {
       try {
+        await closeServer(server, 8_000)
         await nextApp.close()
         await payload.db.destroy?.()
       } finally {
         process.exit(0)
       }
-    })
-    server.closeIdleConnections()
+    })()
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))

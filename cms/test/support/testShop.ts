@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Payload } from 'payload'
 
 import { fromRoot } from '../../src/config/paths'
-import { createHttpServer } from '../../src/server/httpServer'
+import { closeServer, createHttpServer } from '../../src/server/httpServer'
 
 export type TestShop = {
   url: string
@@ -86,8 +86,7 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     payload,
     dataDir,
     close: async () => {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeServer(server)
       await closeNext?.()
       await payload.db.destroy?.()
       fs.rmSync(dataDir, { recursive: true, force: true })
