@@ -155,6 +155,7 @@ async function recordOutput(
   await payload.update({
     collection: slugs.payments,
     id: known.id,
+    depth: 0,
     data: {
       blockHeight: height,
       confirmedAt: height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
@@ -173,6 +174,7 @@ async function createPayment(recording: Recording, output: FoundOutput) {
   try {
     await payload.create({
       collection: slugs.payments,
+      depth: 0,
       data: {
         outpoint,
         order: order.id,
@@ -205,6 +207,7 @@ async function restorePayment(recording: Recording, output: FoundOutput, known: 
   await payload.update({
     collection: slugs.payments,
     id: known.id,
+    depth: 0,
     data: {
       invalidatedAt: null,
       invalidReason: null,
@@ -250,6 +253,7 @@ async function recordVerdict(
     await payload.update({
       collection: slugs.payments,
       id: payment.id,
+      depth: 0,
       data:
         verdict.kind === 'invalid'
           ? {

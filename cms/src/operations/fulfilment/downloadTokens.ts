@@ -82,6 +82,7 @@ export async function issueDownloadToken({
   return (await payload.create({
     req,
     collection: slugs.downloadTokens,
+    depth: 0,
     data: {
       tokenHash: hashDownloadToken(token),
       tokenSealed: seal(payload, token),

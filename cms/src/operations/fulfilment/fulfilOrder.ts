@@ -65,6 +65,7 @@ export async function fulfilOrder({
       req,
       collection: slugs.orders,
       id: order.id,
+      depth: 0,
       data: { status: 'PROCESSING_DELIVERY', fulfilledAt: now },
     })) as Order
     logger.info(
@@ -80,6 +81,7 @@ export async function fulfilOrder({
       req,
       collection: slugs.orders,
       id: order.id,
+      depth: 0,
       data: {
         status: 'ERROR_FULFILLMENT',
         fulfillmentError: 'The book file is missing: upload it, then retry the delivery.',
@@ -105,6 +107,7 @@ export async function fulfilOrder({
     req,
     collection: slugs.orders,
     id: order.id,
+    depth: 0,
     data: { downloadToken: token.id, fulfilledAt: now, fulfillmentError: null },
   })) as Order
   logger.info({ orderId: order.id, status: 'PAID' }, 'order fulfilled: download token issued')
