@@ -289,31 +289,30 @@ describe('mixed traffic with the worker running', () => {
     // Traffic over: the last payments confirm and the worker settles every paid order.
     h.simulator.state.mine(1)
     const paidSet = new Set(paid)
+    const unsettled = (o: { productType: string; status: string; fulfilledAt?: string | null }) =>
+      o.productType === 'PHYSICAL'
+        ? !['PROCESSING_DELIVERY', 'SHIPPED'].includes(o.status)
+        : o.status !== 'PAID' || !o.fulfilledAt
+    const trafficEnded = Date.now()
+    let openWhenTrafficEnded: number | undefined
     await waitFor(
       async () => {
         h.simulator.state.mine(1)
         const orders = (await allOrders(payload)).filter((o) => paidSet.has(o.id))
-        return orders.every((o) =>
-          o.productType === 'PHYSICAL'
-            ? ['PROCESSING_DELIVERY', 'SHIPPED'].includes(o.status)
-            : o.status === 'PAID' && Boolean(o.fulfilledAt),
-        )
+        const open = orders.filter(unsettled).length
+        openWhenTrafficEnded ??= open
+        return open === 0
       },
       { timeoutMs: 120_000, intervalMs: 1_000 },
     ).catch(async (error: unknown) => {
-      const stuck = (await allOrders(payload))
-        .filter((o) => paidSet.has(o.id))
-        .filter((o) =>
-          o.productType === 'PHYSICAL'
-            ? !['PROCESSING_DELIVERY', 'SHIPPED'].includes(o.status)
-            : o.status !== 'PAID' || !o.fulfilledAt,
-        )
+      const stuck = (await allOrders(payload)).filter((o) => paidSet.has(o.id) && unsettled(o))
       const byStatus = new Map<string, number>()
       for (const o of stuck) byStatus.set(o.status, (byStatus.get(o.status) ?? 0) + 1)
       throw new Error(
         `${stuck.length} of ${paidSet.size} paid orders did not settle (${[...byStatus].map(([k, n]) => `${n} ${k}`).join(', ')}): ${String(error)}\n${worker.output().slice(-3000)}`,
       )
     })
+    const settledAfterMs = Date.now() - trafficEnded
 
     expect(tally.errors).toEqual([])
     expect(web.child.exitCode).toBeNull()
@@ -349,6 +348,10 @@ describe('mixed traffic with the worker running', () => {
       `load: ${hardening.loadSeconds} s, ${fmt(tally.requests)} requests (${fmt(Math.round(tally.requests / hardening.loadSeconds))}/s; ` +
         `p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, p99 ${p(0.99)} ms), ${fmt(counts.browse)} page/API reads, ${counts.orders} orders, ` +
         `${counts.payments} payments, ${counts.blocks} blocks, ${counts.adminChanges} admin changes, ${counts.shipped} shipped: 0 errors`,
+    )
+    report(
+      `load: ${openWhenTrafficEnded} of ${paidSet.size} paid orders still settling when the traffic ended, ` +
+        `all settled ${fmt(Math.round(settledAfterMs / 1000))} s later`,
     )
     report(
       `load: memory (RSS) web ${growth.web[0]} -> ${growth.web[1]} MB, worker ${growth.worker[0]} -> ${growth.worker[1]} MB; ` +
