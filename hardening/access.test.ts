@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
-import { adminClient, XHR } from '@shop/cms/testing'
+import { adminClient, closeServer, XHR } from '@shop/cms/testing'
 import { SHIPPING, api, productIdOf } from '@shop/payment-worker/testing'
 import { launchBrowser } from '../e2e/support/browser'
 import { paths } from '@shop/storefront/paths'
@@ -434,8 +434,7 @@ describe('security headers', () => {
         )
       }
     } finally {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeServer(server)
     }
     report(
       `access: security headers on ${urls.length} URLs (${pages} pages/API answers with CSP), ` +

@@ -2,6 +2,7 @@
 export { startTestShop } from './testShop'
 export type { TestShop, TestShopOptions } from './testShop'
 export { TS_NODE_ARGS } from './nodeArgs'
+export { closeServer } from '../../src/server/httpServer'
 export { s3Env, startLocalS3 } from './s3Server'
 export type { LocalS3 } from './s3Server'
 export { storedBookFile } from './bookFile'
