@@ -16,6 +16,15 @@ export {
   verifiedHex,
   FEED_CHANNELS,
   FEED_MAX_PAYLOAD_BYTES,
+  FEED_MEMPOOL_FRAMES_KEPT,
   PushMessageTooLargeError,
 } from './feed'
 export type { ChainFeed, ChainFeedOptions, PushedTransaction } from './feed'
+export { createChainSource, withoutQuery, CHAIN_SOURCE_KINDS } from './source'
+export type {
+  ChainFeedHandlers,
+  ChainSourceAdapter,
+  ChainSourceDescription,
+  ChainSourceKind,
+  ChainSourceSettings,
+} from './source'

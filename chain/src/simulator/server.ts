@@ -3,11 +3,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import { Hash, P2PKH, Transaction, Utils } from '@bsv/sdk'
-import { WebSocketServer } from 'ws'
-import type { WebSocket } from 'ws'
 
 import { addressOfScript, ChainRejection, createChainState } from './chain-state'
-import type { AddressEntry, ChainEvent } from './chain-state'
+import type { AddressEntry } from './chain-state'
+import { startPushServer } from './push'
 
 /**
  * The local chain simulator: an HTTP server speaking the part of WhatsOnChain's API the shop
@@ -37,10 +36,13 @@ import type { AddressEntry, ChainEvent } from './chain-state'
  * request that comes before the Retry-After has passed. The API key is read from
  * `Authorization` (and `woc-api-key`, which older clients send).
  *
- * WhatsOnChain's push stream (WoC Sockets V2) is a websocket:
+ * WhatsOnChain's push stream (WoC Sockets V2) is a websocket (push.ts):
  *   /websocket?channels=woc:mempoolTx,woc:blockHeader -> { channel, pub: { data } } per event
  * It answers a client's first message (`{}`, the connect command) with `{ connect: ... }` and
  * 'ping' with 'pong'; it publishes from the start, so tests need not wait for the handshake.
+ * Like mainnet's, its mempool channel never rests: while a client listens it also carries
+ * `backgroundTxPerSecond` (2 by default, 0 for none) strangers' transactions, published only
+ * (never in the chain state: no history or lookup shows them).
  *
  * For tests and the dev tools only, under /simulator:
  *   POST /simulator/mine { blocks? }            -> { height }
@@ -49,7 +51,10 @@ import type { AddressEntry, ChainEvent } from './chain-state'
  *   POST /simulator/reorg { blocks }             -> { height }
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
  *   POST /simulator/push { on }                 -> {} (off: the push stream drops and refuses)
- *   POST /simulator/faults { ...SimulatorFaults, clear? } -> the faults now on
+ *   POST /simulator/faults { ...SimulatorFaults, clear? } -> the faults now on:
+ *     { historyErrorAddresses, lostTxids, burst429Left, deafStream }; `deafStream: true` leaves
+ *     the push stream connected, answering 'ping' and carrying block headers, with no mempool
+ *     transaction at all (background or real) until `deafStream: false` or DELETE
  *   DELETE /simulator/faults                    -> {} (every fault off)
  *   GET  /healthz                                -> { ok, height, apiRequests }
  */
@@ -65,6 +70,12 @@ export type SimulatorFaults = {
   loseTxid?: { txid: string; seconds: number }
   /** The next `count` API requests answer 429 with this Retry-After. */
   burst429?: { count: number; retryAfterSeconds: number }
+  /**
+   * A deaf push stream: connected, answering pings and publishing block headers, but no
+   * `woc:mempoolTx` frame at all (neither background traffic nor the chain's own transactions).
+   * False turns it off.
+   */
+  deafStream?: boolean
 }
 
 export type SimulatorLimits = {
@@ -207,6 +218,7 @@ export async function startChainSimulator({
   stateFile,
   limits: startLimits = {},
   pages: pageOptions = {},
+  backgroundTxPerSecond = 2,
 }: {
   network?: 'main' | 'test'
   port?: number
@@ -214,7 +226,14 @@ export async function startChainSimulator({
   stateFile?: string
   limits?: SimulatorLimits
   pages?: SimulatorPages
+  /**
+   * Strangers' transactions the push stream's mempool channel carries each second while a
+   * client listens, as mainnet's does (2 by default; 0 for none).
+   */
+  backgroundTxPerSecond?: number
 } = {}): Promise<ChainSimulator> {
+  if (!Number.isFinite(backgroundTxPerSecond) || backgroundTxPerSecond < 0)
+    throw new RangeError('backgroundTxPerSecond must be a number of transactions, 0 or more')
   const state = createChainState({ network, file: stateFile })
   const pages = {
     bulkConfirmed: pageOptions.bulkConfirmed ?? 20,
@@ -234,6 +253,7 @@ export async function startChainSimulator({
   let erroring = new Set<string>()
   const lost = new Map<string, number>()
   let burst = { count: 0, retryAfterSeconds: 1 }
+  let deafStream = false
   /** No request is answered before this time (the Retry-After of the last 429). */
   let throttledUntil = 0
   /** Start times of the requests answered in the last second. */
@@ -253,12 +273,14 @@ export async function startChainSimulator({
     if (faults.loseTxid)
       lost.set(faults.loseTxid.txid.toLowerCase(), Date.now() + faults.loseTxid.seconds * 1000)
     if (faults.burst429) burst = { ...faults.burst429 }
+    if (faults.deafStream !== undefined) deafStream = faults.deafStream
   }
   const clearFaults = () => {
     erroring = new Set()
     lost.clear()
     burst = { count: 0, retryAfterSeconds: 1 }
     throttledUntil = 0
+    deafStream = false
   }
 
   const send = (
@@ -531,7 +553,7 @@ export async function startChainSimulator({
       return true
     }
     if (path === '/simulator/push' && method === 'POST') {
-      setPush(Boolean(((await readJson(req)) as { on?: boolean }).on))
+      push.setPush(Boolean(((await readJson(req)) as { on?: boolean }).on))
       send(res, 200, {})
       return true
     }
@@ -553,6 +575,7 @@ export async function startChainSimulator({
         historyErrorAddresses: [...erroring],
         lostTxids: [...lost.keys()].filter((txid) => isLost(txid)),
         burst429Left: burst.count,
+        deafStream,
       })
       return true
     }
@@ -738,70 +761,20 @@ export async function startChainSimulator({
   const { port: actual } = server.address() as AddressInfo
   const url = `http://${host}:${actual}`
 
-  // WhatsOnChain's push stream: each client hears the channels it asked for. Clients send
-  // nothing large (the connect command, 'ping').
-  let push = true
-  const sockets = new WebSocketServer({
+  const push = startPushServer({
     server,
-    path: '/websocket',
-    maxPayload: 64 * 1024,
-    verifyClient: (_info, done) => done(push, 503, 'push stream off'),
+    state,
+    network,
+    backgroundTxPerSecond,
+    deaf: () => deafStream,
   })
-  const channelsOf = new WeakMap<WebSocket, Set<string>>()
-  sockets.on('connection', (ws, req) => {
-    const asked = new URL(req.url ?? '/', 'http://simulator').searchParams.get('channels') ?? ''
-    const channels = new Set(asked.split(',').filter(Boolean))
-    channelsOf.set(ws, channels)
-    let connected = false
-    ws.on('message', (data) => {
-      const text = String(data)
-      if (text === 'ping') return ws.send('pong')
-      // The connect command (WoC's clients send `{}` on open) is answered once.
-      if (!connected && text.startsWith('{')) {
-        connected = true
-        ws.send(
-          JSON.stringify({
-            connect: {
-              client: crypto.randomUUID(),
-              subs: Object.fromEntries([...channels].map((c) => [c, {}])),
-            },
-          }),
-        )
-      }
-    })
-  })
-  const publish = (channel: string, data: unknown) => {
-    const text = JSON.stringify({ channel, pub: { data } })
-    for (const ws of sockets.clients)
-      if (ws.readyState === ws.OPEN && channelsOf.get(ws)?.has(channel)) ws.send(text)
-  }
-  const unsubscribe = state.subscribe((event: ChainEvent) => {
-    if (event.kind === 'block')
-      return publish('woc:blockHeader', { height: event.height, time: event.time })
-    publish('woc:mempoolTx', {
-      txid: event.txid,
-      hex: event.tx.toHex(),
-      vout: event.tx.outputs.map((output, n) => {
-        const address = addressOfScript(output.lockingScript, network)
-        return {
-          n,
-          value: (output.satoshis ?? 0) / 1e8,
-          scriptPubKey: { hex: output.lockingScript.toHex(), addresses: address ? [address] : [] },
-        }
-      }),
-    })
-  })
-  const setPush = (on: boolean) => {
-    push = on
-    if (!on) for (const ws of sockets.clients) ws.terminate()
-  }
 
   return {
     url,
     wocUrl: `${url}${prefix}`,
     socketUrl: `ws://${host}:${actual}/websocket`,
-    setPush,
-    pushClients: () => sockets.clients.size,
+    setPush: push.setPush,
+    pushClients: push.clients,
     state,
     setOutage: (on) => {
       outage = on
@@ -815,9 +788,7 @@ export async function startChainSimulator({
     requests: () => [...records],
     close: () =>
       new Promise<void>((resolve) => {
-        unsubscribe()
-        for (const ws of sockets.clients) ws.terminate()
-        sockets.close()
+        push.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
@@ -826,7 +797,7 @@ export async function startChainSimulator({
 
 /** What is wrong with faults asked for over HTTP, if anything. */
 function faultsProblem(body: SimulatorFaults & { clear?: unknown }): string | undefined {
-  const { historyErrorAddresses, loseTxid, burst429 } = body
+  const { historyErrorAddresses, loseTxid, burst429, deafStream } = body
   if (
     historyErrorAddresses !== undefined &&
     (!Array.isArray(historyErrorAddresses) ||
@@ -849,5 +820,7 @@ function faultsProblem(body: SimulatorFaults & { clear?: unknown }): string | un
       burst429.retryAfterSeconds < 0)
   )
     return 'burst429 must be { count, retryAfterSeconds }'
+  if (deafStream !== undefined && typeof deafStream !== 'boolean')
+    return 'deafStream must be true or false'
   return undefined
 }
