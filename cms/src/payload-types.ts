@@ -147,6 +147,7 @@ export interface Config {
       'fulfil-order': TaskFulfilOrder;
       'send-email': TaskSendEmail;
       'deliver-webhook': TaskDeliverWebhook;
+      'resend-download-links': TaskResendDownloadLinks;
       inline: {
         input: unknown;
         output: unknown;
@@ -316,7 +317,7 @@ export interface Order {
     | {
         at: string;
         by: string;
-        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck' | 'tracking';
+        action: 'status' | 'mark-paid' | 'cancel' | 'refund' | 'settle' | 'recheck' | 'tracking' | 'download-link';
         fromStatus?:
           | (
               | 'AWAITING_PAYMENT'
@@ -527,9 +528,17 @@ export interface ChainHealth {
 export interface EmailOutbox {
   id: number;
   key: string;
-  kind: 'order-created' | 'order-paid' | 'order-shipped' | 'owner-paid' | 'owner-settle' | 'owner-chain-down';
+  kind:
+    | 'order-created'
+    | 'order-paid'
+    | 'order-shipped'
+    | 'owner-paid'
+    | 'owner-settle'
+    | 'owner-chain-down'
+    | 'download-links';
   order?: (string | null) | Order;
   to: string;
+  downloadTokens?: (number | DownloadToken)[] | null;
   status: 'pending' | 'sent' | 'failed';
   attempts: number;
   lastError?: string | null;
@@ -728,7 +737,7 @@ export interface PayloadJob {
     | {
         executedAt: string;
         completedAt: string;
-        taskSlug: 'inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook';
+        taskSlug: 'inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook' | 'resend-download-links';
         taskID: string;
         input?:
           | {
@@ -761,7 +770,7 @@ export interface PayloadJob {
         id?: string | null;
       }[]
     | null;
-  taskSlug?: ('inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook') | null;
+  taskSlug?: ('inline' | 'fulfil-order' | 'send-email' | 'deliver-webhook' | 'resend-download-links') | null;
   queue?: string | null;
   waitUntil?: string | null;
   processing?: boolean | null;
@@ -1009,6 +1018,7 @@ export interface EmailOutboxSelect<T extends boolean = true> {
   kind?: T;
   order?: T;
   to?: T;
+  downloadTokens?: T;
   status?: T;
   attempts?: T;
   lastError?: T;
@@ -1507,6 +1517,18 @@ export interface TaskDeliverWebhook {
   };
   output: {
     sent?: boolean | null;
+  };
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskResend-download-links".
+ */
+export interface TaskResendDownloadLinks {
+  input: {
+    email: string;
+  };
+  output: {
+    links?: number | null;
   };
 }
 /**

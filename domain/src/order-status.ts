@@ -32,8 +32,9 @@ const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = {
   // A printed book not yet sent can still be cancelled (and refunded) by the owner.
   PROCESSING_DELIVERY: ['SHIPPED', 'CANCELLED'],
   SHIPPED: [],
-  // Late payments are recorded and flagged; the payment engine never revives an expired order.
-  // The owner settles one: marks it paid (the copy is taken again) or cancels it.
+  // Late payments are recorded and flagged; the owner settles one: marks it paid (the copy is
+  // taken again) or cancels it. The payment engine pays an expired order only when its on-time
+  // payment comes back confirmed (it was seen before the deadline).
   EXPIRED: ['PAID', 'CANCELLED'],
   // After the owner fixes the cause (for example uploads the missing file) fulfilment is retried;
   // or the owner gives up and refunds.
@@ -79,6 +80,8 @@ export const ORDER_HISTORY_ACTIONS = [
   'recheck',
   // The tracking number of a shipped order corrected (old -> new).
   'tracking',
+  // The owner sent the buyer a new download link (no status change).
+  'download-link',
 ] as const
 export type OrderHistoryAction = (typeof ORDER_HISTORY_ACTIONS)[number]
 

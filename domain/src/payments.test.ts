@@ -157,16 +157,28 @@ describe('deriving an order status from its payments', () => {
     })
     expect(state).toMatchObject({ status: 'EXPIRED', received: 1000, flags: { paidLate: true } })
   })
-  it('flags an expired order holding the full amount on time (a payment restored after it expired)', () => {
-    const state = deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(1000, 1)] })
-    expect(state).toMatchObject({
-      status: 'EXPIRED',
-      flags: { paidLate: true, paidPartial: false },
-    })
+  it('pays an expired order whose on-time payment came back and is confirmed (seen before its deadline)', () => {
+    // The payment was judged missing or invalid, the order expired, and the chain has it after
+    // all: it was first seen before the deadline, so the buyer paid in time.
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(1000, 1)] }),
+    ).toMatchObject({ status: 'PAID', flags: { paidLate: false, paidPartial: false } })
+    expect(
+      deriveOrderPaymentState({
+        ...base,
+        status: 'EXPIRED',
+        confirmationsRequired: 0,
+        payments: [pay(1000)],
+      }).status,
+    ).toBe('PAID')
+    // Back in the mempool only: it stays expired, flagged for the owner, until it is confirmed.
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(1000)] }),
+    ).toMatchObject({ status: 'EXPIRED', flags: { paidLate: true } })
     // Short of the amount it is paid partial, as before.
     expect(
-      deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(400, 1)] }).flags,
-    ).toMatchObject({ paidLate: false, paidPartial: true })
+      deriveOrderPaymentState({ ...base, status: 'EXPIRED', payments: [pay(400, 1)] }),
+    ).toMatchObject({ status: 'EXPIRED', flags: { paidLate: false, paidPartial: true } })
   })
   it('never counts a double-spent or dropped payment: the order waits again, or expires after its deadline', () => {
     const gone = { ...pay(1000), invalid: true }

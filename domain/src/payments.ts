@@ -139,8 +139,10 @@ export type OrderPaymentState = {
  * unconfirmed, UNDERPAID while less arrived, EXPIRED at expiry without the full amount.
  * Invalid payments (double-spent or dropped) never count: an order whose money vanished waits
  * again before its deadline and expires after it.
- * Late payments never revive an expired order: they are flagged. Statuses past payment
- * (PAID and later, EXPIRED) are kept: this rule only ever moves an order forward.
+ * Late payments never revive an expired order: they are flagged. An expired order whose on-time
+ * payments come back (seen again after they were judged missing or invalid, or found in a block
+ * mined before the deadline) is PAID once they are confirmed; until then it stays expired and
+ * flagged. Statuses past payment (PAID and later) are kept.
  */
 export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentState {
   const { amountSatoshiExpected: due } = facts
@@ -159,6 +161,10 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
     else if (onTimeTotal > 0) status = 'UNDERPAID'
     // What was seen is gone (double-spent or dropped) and the deadline has not passed.
     else status = 'AWAITING_PAYMENT'
+  } else if (status === 'EXPIRED' && onTimeTotal >= due && confirmedOnTime >= due) {
+    // Expired while its payment was missing or judged invalid, and the chain has it after all,
+    // confirmed: it was first seen before the deadline, so the order was paid in time.
+    status = 'PAID'
   }
 
   return {

@@ -85,6 +85,11 @@ export type RecordPaymentsInput = {
   fullLook: boolean
   /** When the look that found `transactions` began. */
   checkStartedAt: Date
+  /**
+   * When the last look that judged the order without these payments began (its window of doubt
+   * opens there); unknown (a first look since the worker started): the look's own start.
+   */
+  notSeenAt?: Date
   graceMs: number
   logger: Log
 }
@@ -107,15 +112,21 @@ type FoundOutput = {
 
 /**
  * Records the payments a look at the chain found. Whether one is on time is judged by the chain,
- * not by the worker's clock when it records: a payment found by a look that began before the
- * deadline is on time, and so is one in a block mined before the deadline, however late the
- * worker (or the chain source, after an outage) sees it.
+ * not by the worker's clock when it records: a payment found by a look whose window of doubt
+ * opened before the deadline (the last look without it began before it) is on time, and so is
+ * one in a block mined before the deadline, however late the worker (or the chain source, after
+ * an outage) sees it.
  */
 export async function recordPayments(input: RecordPaymentsInput): Promise<Payment[]> {
   const { payload, order, transactions, getTransactionHex, getBlockTime, checkStartedAt } = input
   let payments = await paymentsOf(payload, order.id)
   const deadline = deadlineOf(order, input.graceMs).getTime()
-  const lookedLate = order.status === 'EXPIRED' || checkStartedAt.getTime() >= deadline
+  // A payment whose window of doubt straddles the deadline may have come in time: on time.
+  const windowOpened = Math.min(
+    (input.notSeenAt ?? checkStartedAt).getTime(),
+    checkStartedAt.getTime(),
+  )
+  const lookedLate = order.status === 'EXPIRED' || windowOpened >= deadline
   const recording: Recording = {
     ...input,
     isLate: async (height) =>

@@ -49,28 +49,33 @@ const standsBy = (w: { output: () => string }) =>
   w.output().includes('another payment worker holds the lease')
 
 describe('the worker lease', () => {
-  it('is held by one claimant at a time, renewed by its holder, free once it runs out or is given up', async () => {
+  it('is held by one claimant at a time, renewed by its holder in its epoch, free once it runs out or is given up', async () => {
     const { payload } = h.shop
     const name = 'lease-test'
-    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 60_000 })).toBe(true)
-    expect(await claimLease({ payload, name, holder: 'b', ttlMs: 60_000 })).toBe(false)
-    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 200 })).toBe(true)
-    // Concurrent claims after it ran out: exactly one wins.
-    await waitFor(async () => {
+    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 60_000 })).toBe(1)
+    expect(await claimLease({ payload, name, holder: 'b', ttlMs: 60_000 })).toBeNull()
+    // A renewal of a running lease keeps its epoch.
+    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 200 })).toBe(1)
+    const ranOut = async () => {
       const [lease] = (
         await payload.find({ collection: slugs.leases, where: { name: { equals: name } } })
       ).docs
       return lease && new Date(lease.expiresAt).getTime() < Date.now()
-    })
+    }
+    await waitFor(ranOut)
+    // The same holder after its lease lapsed: a new epoch (someone may have held it meanwhile).
+    expect(await claimLease({ payload, name, holder: 'a', ttlMs: 200 })).toBe(2)
+    await waitFor(ranOut)
+    // Concurrent claims after it ran out: exactly one wins, in the next epoch.
     const claims = await Promise.all(
       ['c', 'd', 'e', 'f'].map((holder) => claimLease({ payload, name, holder, ttlMs: 60_000 })),
     )
-    expect(claims.filter(Boolean)).toHaveLength(1)
-    const winner = ['c', 'd', 'e', 'f'][claims.indexOf(true)]!
+    expect(claims.filter((epoch) => epoch !== null)).toEqual([3])
+    const winner = ['c', 'd', 'e', 'f'][claims.indexOf(3)]!
     await releaseLease({ payload, name, holder: 'someone else' })
-    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBe(false)
+    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBeNull()
     await releaseLease({ payload, name, holder: winner })
-    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBe(true)
+    expect(await claimLease({ payload, name, holder: 'g', ttlMs: 60_000 })).toBe(4)
   })
 
   it('lets one of two workers run; the standby takes over within the lease time when it is killed', async () => {

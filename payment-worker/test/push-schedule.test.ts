@@ -15,9 +15,11 @@ import {
 } from './payments/support'
 import type { PaymentWorker } from '../src/worker'
 import { startPaymentWorker } from '../src/worker'
+import { STREAM_TRUST_FRAMES, STREAM_TRUST_WINDOW_MS } from '../src/watch/stream'
 
 /**
- * While WhatsOnChain's push stream is connected it carries every payment and block first, so
+ * While WhatsOnChain's push stream is connected and carries mempool transactions (watch/stream.ts)
+ * it carries every payment and block first, so
  * the worker looks at a fresh order every five minutes instead of every half second (the
  * calls an order costs over its life, decision 019); the moment the stream drops, the polling
  * schedule comes back and fresh orders are looked at at once.
@@ -67,6 +69,9 @@ beforeAll(async () => {
     reconnectDelayMs: () => 50,
   })
   await waitFor(async () => feed.connected())
+  // The stream earns the worker's trust by carrying mempool transactions (the simulator's
+  // background traffic, as on mainnet).
+  await waitFor(async () => feed.mempoolFramesInLast(STREAM_TRUST_WINDOW_MS) >= STREAM_TRUST_FRAMES)
   // The first order's next look, due on the polling schedule, is made: then the stream's.
   for (let i = 0; i < 3; i += 1) await worker.nextPass()
 })

@@ -7,9 +7,11 @@ import { engineOf, mongo, sqlite } from './engine'
 export const WORKER_LEASE = 'payment-worker'
 
 /**
- * Takes or renews the lease `name` for `holder` until now + ttlMs: true when `holder` holds it
- * (it held it already, or the last holder's time ran out), false while another holder's lease
- * is still running. One conditional upsert: two claimants can never both get it.
+ * Takes or renews the lease `name` for `holder` until now + ttlMs: the lease's epoch when
+ * `holder` holds it (it held it already, or the last holder's time ran out), null while another
+ * holder's lease is still running. A renewal of a running lease keeps its epoch; any other
+ * successful claim (a take-over, or the same holder after its lease lapsed) starts the next
+ * one. One conditional upsert: two claimants can never both get it.
  */
 export async function claimLease({
   payload,
@@ -21,41 +23,50 @@ export async function claimLease({
   name: string
   holder: string
   ttlMs: number
-}): Promise<boolean> {
+}): Promise<number | null> {
   const now = new Date()
   const expiresAt = new Date(now.getTime() + ttlMs)
   if (engineOf(payload) === 'mongodb') {
     try {
+      const running = { $and: [{ $eq: ['$holder', holder] }, { $gte: ['$expiresAt', now] }] }
       const doc = await mongo(payload, slugs.leases)
         .findOneAndUpdate(
           { name, $or: [{ holder }, { expiresAt: { $lt: now } }] },
-          { $set: { holder, expiresAt, updatedAt: now }, $setOnInsert: { createdAt: now } },
+          [
+            {
+              $set: {
+                epoch: { $cond: [running, '$epoch', { $add: [{ $ifNull: ['$epoch', 0] }, 1] }] },
+                holder,
+                expiresAt,
+                updatedAt: now,
+                createdAt: { $ifNull: ['$createdAt', now] },
+              },
+            },
+          ],
           { new: true, upsert: true },
         )
         .lean()
-      return doc?.holder === holder
+      return doc?.holder === holder ? Number(doc.epoch) : null
     } catch (error) {
       // The upsert met the unique name: the lease exists and another holder's time runs.
-      if ((error as { code?: number }).code === 11000) return false
+      if ((error as { code?: number }).code === 11000) return null
       throw error
     }
   }
+  const at = now.toISOString()
   const result = await sqlite(payload).execute({
-    sql: `INSERT INTO leases (name, holder, expires_at, updated_at, created_at) VALUES (?, ?, ?, ?, ?)
+    sql: `INSERT INTO leases (name, holder, epoch, expires_at, updated_at, created_at)
+          VALUES (?, ?, 1, ?, ?, ?)
           ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,
+            epoch = CASE WHEN leases.holder = excluded.holder AND leases.expires_at >= ?
+              THEN leases.epoch ELSE leases.epoch + 1 END,
             expires_at = excluded.expires_at, updated_at = excluded.updated_at
           WHERE leases.holder = excluded.holder OR leases.expires_at < ?
-          RETURNING holder`,
-    args: [
-      name,
-      holder,
-      expiresAt.toISOString(),
-      now.toISOString(),
-      now.toISOString(),
-      now.toISOString(),
-    ],
+          RETURNING holder, epoch`,
+    args: [name, holder, expiresAt.toISOString(), at, at, at, at],
   })
-  return result.rows[0]?.holder === holder
+  const row = result.rows[0]
+  return row?.holder === holder ? Number(row.epoch) : null
 }
 
 /** Gives the lease up at once (a clean stop), so a standby need not wait for it to run out. */

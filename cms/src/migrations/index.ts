@@ -13,6 +13,8 @@ import * as migration_20261124_220018_site_texts from './20261124_220018_site_te
 import * as migration_20261127_123359_order_attention from './20261127_123359_order_attention'
 import * as migration_20261127_130233_payment_evidence from './20261127_130233_payment_evidence'
 import * as migration_20261127_130656_chain_health from './20261127_130656_chain_health'
+import * as migration_20261129_045824_download_links from './20261129_045824_download_links'
+import * as migration_20261129_050127_lease_epoch from './20261129_050127_lease_epoch'
 
 export const migrations = [
   {
@@ -89,5 +91,15 @@ export const migrations = [
     up: migration_20261127_130656_chain_health.up,
     down: migration_20261127_130656_chain_health.down,
     name: '20261127_130656_chain_health',
+  },
+  {
+    up: migration_20261129_045824_download_links.up,
+    down: migration_20261129_045824_download_links.down,
+    name: '20261129_045824_download_links',
+  },
+  {
+    up: migration_20261129_050127_lease_epoch.up,
+    down: migration_20261129_050127_lease_epoch.down,
+    name: '20261129_050127_lease_epoch',
   },
 ]

@@ -134,10 +134,15 @@ describe('the batch plan of a pass: who goes first', () => {
   it('looks for the youngest fresh order first when more are due than the budget holds', () => {
     // Overdue: thirty orders a few minutes old, and twenty after a block (a full look each).
     const waiting = Array.from({ length: 30 }, (_, i) =>
-      fresh({ createdAt: now - 300_000 + i, nextCheck: now - 2_000 }),
+      fresh({ createdAt: now - 300_000 + i, nextCheck: now - 2_000, lookedAt: now - 2_500 }),
     )
     const afterBlock = Array.from({ length: 20 }, (_, i) =>
-      fresh({ createdAt: now - 200_000 + i, nextCheck: now - 3_000, fullLookDue: true }),
+      fresh({
+        createdAt: now - 200_000 + i,
+        nextCheck: now - 3_000,
+        fullLookDue: true,
+        lookedAt: now - 3_500,
+      }),
     )
     // Placed a moment ago, its buyer at the pay screen: due now, never looked at.
     const newest = fresh({ createdAt: now - 50, nextCheck: now })
@@ -154,7 +159,50 @@ describe('the batch plan of a pass: who goes first', () => {
     expect(plan[0]!.orders[0]).toBe(newest)
     expect(plan[0]!.orders.slice(1)).toEqual(waiting.toReversed().slice(0, 19))
   })
+})
 
+describe('the batch plan of a pass: the window of doubt', () => {
+  it('looks first at an order about to leave its window of doubt, then at the youngest', () => {
+    const young = Array.from({ length: 25 }, (_, i) =>
+      fresh({ createdAt: now - 30_000 + i, nextCheck: now, lookedAt: now - 1_000 }),
+    )
+    // Eighteen minutes old, not looked at for 7 s: its window of doubt nears 10 s.
+    const waitedLong = fresh({
+      createdAt: now - 18 * 60_000,
+      nextCheck: now,
+      lookedAt: now - 7_000,
+    })
+    const { plan } = planBatches({
+      watched: [...young, waitedLong],
+      now,
+      pass: 1,
+      callsPerPass: 1,
+      settings,
+    })
+    expect(plan[0]!.orders[0]).toBe(waitedLong)
+    expect(plan[0]!.orders.slice(1)).toEqual(young.toReversed().slice(0, 19))
+  })
+
+  it('looks first at an open order past its deadline: its full look decides', () => {
+    const young = Array.from({ length: 25 }, () => fresh({ lookedAt: now - 500 }))
+    const pastDeadline = fresh({
+      createdAt: now - 22 * 60_000,
+      expiresAt: now - 61_000,
+      nextCheck: now,
+      lookedAt: now - 1_000,
+    })
+    const { plan } = planBatches({
+      watched: [...young, pastDeadline],
+      now,
+      pass: 1,
+      callsPerPass: 2,
+      settings,
+    })
+    expect(plan[0]).toEqual({ scope: 'all', orders: [pastDeadline] })
+  })
+})
+
+describe('the batch plan of a pass: fresh before older', () => {
   it('serves fresh orders and the owner’s re-checks before older orders, within the budget', () => {
     const old = Array.from({ length: 30 }, (_, i) => older({ nextCheck: now - 1_000 * (30 - i) }))
     const asked = older({ id: 'asked', recheck: true, nextCheck: now })

@@ -2,7 +2,7 @@ import type { HistoryScope } from '@shop/chain'
 import { MAX_ADDRESSES_PER_CALL } from '@shop/chain'
 
 import type { Watched, WatchSettings } from './watched'
-import { comesFirst, scopeOf } from './watched'
+import { awaitsDecision, comesFirst, scopeOf } from './watched'
 
 /**
  * The batches of one pass (a pure function): which due orders are asked about, in which calls,
@@ -75,7 +75,7 @@ export function planBatches({
     const place = new Map(list.map((w, i) => [w, i]))
     return batches.sort((a, b) => place.get(a.orders[0]!)! - place.get(b.orders[0]!)!)
   }
-  const freshBatches = batchesOf(due.filter(first).sort(beforeInLine))
+  const freshBatches = batchesOf(due.filter(first).sort(beforeInLine(now, settings)))
   const early = all
     .filter((w) => w.nextCheck > now && first(w))
     .sort((a, b) => a.nextCheck - b.nextCheck)
@@ -106,11 +106,26 @@ export function planBatches({
 }
 
 /**
- * The order in which fresh orders due are looked at when the budget cannot look at all of them
- * as often as asked: the owner's re-checks, then the youngest order first, since a buyer pays
- * most often in the first minutes and the newest order's first looks are those that find a
- * payment. Looked at oldest-due first, a new order waited behind every fresh order overdue, a
- * round of five calls and more (with 10,000 orders watched, a hundred are fresh at once).
+ * A fresh order not looked at for this long is about to leave its window of doubt (10 s): when
+ * the budget cannot serve every order as often as asked, it goes first.
  */
-export const beforeInLine = (a: Watched, b: Watched) =>
-  Number(b.recheck === true) - Number(a.recheck === true) || b.createdAt - a.createdAt
+export const OVERDUE_AFTER_MS = 6_000
+
+/**
+ * The order in which fresh orders due are looked at when the budget cannot look at all of them
+ * as often as asked: the owner's re-checks; then orders awaiting their decision past the
+ * deadline and orders about to leave their window of doubt, longest waiting first; then the
+ * youngest first, since a buyer pays most often in the first minutes and the newest order's
+ * first looks are those that find a payment. Looked at oldest-due first, a new order waited
+ * behind every fresh order overdue; youngest first alone, an order near its deadline waited
+ * minutes behind a hundred younger ones.
+ */
+export const beforeInLine = (now: number, settings: WatchSettings) => {
+  const waitingSince = (w: Watched) => w.lookedAt ?? w.createdAt
+  const urgent = (w: Watched) =>
+    awaitsDecision(w, now, settings) || now - waitingSince(w) >= OVERDUE_AFTER_MS
+  return (a: Watched, b: Watched) =>
+    Number(b.recheck === true) - Number(a.recheck === true) ||
+    Number(urgent(b)) - Number(urgent(a)) ||
+    (urgent(a) ? waitingSince(a) - waitingSince(b) : b.createdAt - a.createdAt)
+}

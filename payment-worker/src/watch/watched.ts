@@ -22,6 +22,11 @@ export type Watched = {
   fullLookDue: boolean
   /** The address's transactions (txid@height) at the last look that reached the database. */
   recorded?: string
+  /**
+   * When the last look that judged this order began (a push counts too): a payment the chain
+   * shows now was made after it, so it bounds the window of doubt (unknown after a start).
+   */
+  lookedAt?: number
   /** The owner asked for a look: it is done first, and the request cleared after it. */
   recheck?: boolean
   /** The owner is shown that processing the order failed (cleared at its next success). */
@@ -36,19 +41,23 @@ export type WatchSettings = {
   graceMs: number
 }
 
-/** An order is fresh for its first 15 minutes while it waits for payment. */
-export const FRESH_ORDER_MS = 15 * 60_000
-
 /**
  * A fresh order is looked for every WORKER_FAST_POLL_MS for its first two minutes, when most
- * buyers pay, then one poll interval less often every two minutes after (4 s at 14 minutes with
- * the default 0.5 s): a hundred buyers at the pay screen at once asked for ten calls a second,
- * three times the budget, and the newest waited behind the oldest.
+ * buyers pay, then one poll interval less often every two minutes after, and never less often
+ * than every FRESH_MAX_INTERVAL_MS up to its deadline: the window of doubt (from the last look
+ * that did not see a payment to the look that sees it) stays within 10 s for the whole time a
+ * payment is on time (doubt.ts measures it), and a hundred buyers at the pay screen at once stay
+ * within WhatsOnChain's free 3 requests a second (20 addresses a call).
  */
 export const FRESH_STEP_MS = 2 * 60_000
+/** The look's own time and a full request slot fit between this and the 10 s window of doubt. */
+export const FRESH_MAX_INTERVAL_MS = 8_000
 
 export const freshIntervalMs = (w: Pick<Watched, 'createdAt'>, now: number, fastPollMs: number) =>
-  fastPollMs * (1 + Math.floor(Math.max(0, now - w.createdAt) / FRESH_STEP_MS))
+  Math.min(
+    FRESH_MAX_INTERVAL_MS,
+    fastPollMs * (1 + Math.floor(Math.max(0, now - w.createdAt) / FRESH_STEP_MS)),
+  )
 
 export const isOpen = (status: string) =>
   (OPEN_ORDER_STATUSES as readonly string[]).includes(status)
@@ -57,12 +66,23 @@ export const isOpen = (status: string) =>
 export const deadlineOf = (w: Pick<Watched, 'expiresAt'>, settings: WatchSettings) =>
   w.expiresAt + settings.graceMs
 
+/** Fresh: waiting for payment, before its deadline (a payment now is on time). */
 export const isFresh = (w: Watched, now: number, settings: WatchSettings) =>
-  isOpen(w.status) && now < deadlineOf(w, settings) && now - w.createdAt < FRESH_ORDER_MS
+  isOpen(w.status) && now < deadlineOf(w, settings)
 
-/** Fresh orders and the owner's re-checks go before older orders, in the plan and the budget. */
+/**
+ * Waiting for money past its deadline: the next full look decides (expired, or paid in time), and
+ * until it does a payment made meanwhile still counts as on time, so it is not left waiting.
+ */
+export const awaitsDecision = (w: Watched, now: number, settings: WatchSettings) =>
+  isOpen(w.status) && w.status !== 'PAYMENT_DETECTED' && now >= deadlineOf(w, settings)
+
+/**
+ * Fresh orders, orders awaiting their decision and the owner's re-checks go before older
+ * orders, in the plan and the budget.
+ */
 export const comesFirst = (w: Watched, now: number, settings: WatchSettings) =>
-  isFresh(w, now, settings) || w.recheck === true
+  isFresh(w, now, settings) || awaitsDecision(w, now, settings) || w.recheck === true
 
 /** A fresh order waiting for its first payment is looked for in the mempool only (one call). */
 export const scopeOf = (w: Watched, now: number, settings: WatchSettings): HistoryScope =>
@@ -94,6 +114,8 @@ export function intervalFor(
   settings: WatchSettings,
   pushed = false,
 ): number {
+  // Past its deadline, still waiting: the next full look decides, as soon as it can go.
+  if (awaitsDecision(w, now, settings)) return settings.workerFastPollMs
   // Money on the way, and a block since its last full look (it may have come just before the
   // payment was judged): the block may confirm it, so it is looked at now.
   if (w.funded && w.fullLookDue) return 0
@@ -109,8 +131,12 @@ export function intervalFor(
     interval =
       olderOrderIntervalMs({ createdAt: w.createdAt, deadline }, now, settings) *
       (pushed ? PUSHED_OLDER_FACTOR : 1)
-  // An open order is looked at again the moment its deadline passes.
-  if (isOpen(w.status) && deadline > now) interval = Math.min(interval, deadline - now)
+  // An open order is looked at again the moment its deadline passes; a guard that would fall
+  // less than half an interval before it waits for it (the stream carries the payment).
+  const untilDeadline = deadline - now
+  if (isOpen(w.status) && untilDeadline > 0)
+    interval =
+      pushed && untilDeadline < 1.5 * interval ? untilDeadline : Math.min(interval, untilDeadline)
   return interval
 }
 

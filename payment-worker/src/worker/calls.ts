@@ -7,6 +7,7 @@ import { judgePushed } from './push'
 import type { WorkerContext } from './state'
 import { sleep } from './state'
 import { checkTip } from './tip'
+import { checkStreamTrust } from './trust'
 import { refreshWatchList } from './watchList'
 
 /**
@@ -60,6 +61,7 @@ export async function lookWithinBudget(ctx: WorkerContext): Promise<boolean> {
 /** One step of the pass: a call made or started, or a wait for the older look; false when done. */
 async function nextCall(ctx: WorkerContext, calls: Calls): Promise<boolean> {
   if (calls.call > 0) {
+    checkStreamTrust(ctx)
     // A pass waiting for an older look may outlast a block.
     await checkTip(ctx, ctx.clock())
     if (!calls.older || ctx.clock() - calls.refreshedAt >= NEW_ORDERS_EVERY_MS)

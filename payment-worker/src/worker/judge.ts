@@ -8,6 +8,7 @@ import type { Batch } from '../watch/plan'
 import type { Watched } from '../watch/watched'
 import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
 import { processed, processingFailed } from './attention'
+import { streamTrusted } from './trust'
 import { deliverNow } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
@@ -93,6 +94,12 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
   const { w, batch, transactions, startedAt } = finding
   const { watchSettings } = ctx
   const now = ctx.clock()
+  // What the chain shows now came after the last look that judged this order (its window of
+  // doubt): that look's start, not this one's, says whether it may have come in time.
+  const notSeenAt = Math.min(w.lookedAt ?? startedAt, startedAt)
+  const looked = () => {
+    w.lookedAt = Math.max(w.lookedAt ?? startedAt, startedAt)
+  }
   ctx.unreadAddresses.delete(w.address)
   const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
   w.mempoolOnly = batch.scope === 'unconfirmed'
@@ -104,7 +111,8 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     : batch.scope === 'all' && key === w.recorded
   const retrying = ctx.failing.has(w.id) || Boolean(w.attention)
   if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck && !retrying) {
-    w.nextCheck = now + intervalFor(w, now, watchSettings, ctx.push.connected)
+    looked()
+    w.nextCheck = now + intervalFor(w, now, watchSettings, streamTrusted(ctx))
     return
   }
   const order = (await ctx.payload.findByID({
@@ -118,7 +126,8 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     return
   }
   const recheck = w.recheck
-  const settled = await recordAndSettle(ctx, finding, order)
+  const settled = await recordAndSettle(ctx, finding, order, notSeenAt)
+  looked()
   // Its delivery is a job the Orders seam queued with the change to PAID: run now, and the
   // owner's notice of a delivery that failed is the job's to clear, once it delivers.
   const undelivered = settled.status === 'PAID' && !settled.fulfilledAt
@@ -127,7 +136,7 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
   if (batch.scope === 'all') w.recorded = key
   w.status = settled.status
   w.funded = isFunded(settled)
-  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings, ctx.push.connected)
+  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings, streamTrusted(ctx))
   if (recheck && batch.scope === 'all') await clearRecheck(ctx, w)
   // Past the late watch (an order found long expired): no longer looked at by itself.
   if (
@@ -139,7 +148,12 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
 }
 
 /** The order's payments as the chain shows them, recorded, and the status they call for. */
-async function recordAndSettle(ctx: WorkerContext, finding: Finding, order: Order) {
+async function recordAndSettle(
+  ctx: WorkerContext,
+  finding: Finding,
+  order: Order,
+  notSeenAt: number,
+) {
   const { payload, chain, settings, logger, graceMs } = ctx
   const { batch, transactions, startedAt, knownHex } = finding
   const payments = await recordPayments({
@@ -152,6 +166,7 @@ async function recordAndSettle(ctx: WorkerContext, finding: Finding, order: Orde
     getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
     fullLook: batch.scope === 'all',
     checkStartedAt: new Date(startedAt),
+    notSeenAt: new Date(notSeenAt),
     graceMs,
     missingSpanMs: settings.paymentMissingMinutes * 60_000,
     logger,

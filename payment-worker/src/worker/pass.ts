@@ -5,6 +5,7 @@ import { runJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 import { checkTip } from './tip'
+import { checkStreamTrust } from './trust'
 import { pickUpRechecks, refreshWatchList } from './watchList'
 
 /**
@@ -33,6 +34,7 @@ export async function pass(ctx: WorkerContext) {
 async function looks(ctx: WorkerContext) {
   const now = ctx.clock()
   ctx.run.passes += 1
+  checkStreamTrust(ctx)
   await refreshWatchList(ctx, now)
   await pickUpRechecks(ctx, now)
   if (ctx.watch.size === 0) {

@@ -2,10 +2,10 @@ import type { PushedTransaction } from '@shop/chain'
 import { verifiedHex } from '@shop/chain'
 import { asOneWorkUnit } from '@shop/cms/engine'
 
-import { isFresh } from '../watch/watched'
 import { judge } from './judge'
 import type { WorkerContext } from './state'
 import { sleep } from './state'
+import { checkStreamTrust } from './trust'
 import { watchOrdersPaidTo } from './watchList'
 
 /**
@@ -39,6 +39,8 @@ const LOOKUP_CHUNK = 200
 const KEEP_HEX_MAX_CHARS = 8_000
 
 export function onPushedTransaction(ctx: WorkerContext, tx: PushedTransaction) {
+  // Every mempool frame counts towards the stream's trust, whoever it pays.
+  ctx.push.frames.heard(ctx.clock())
   for (const address of tx.addresses) {
     const w = ctx.byAddress.get(address)
     if (w) {
@@ -51,36 +53,31 @@ export function onPushedTransaction(ctx: WorkerContext, tx: PushedTransaction) {
 }
 
 /** Keeps a push to an address not watched yet until it is looked up among the orders. */
-function keepUnmatched(ctx: WorkerContext, address: string, tx: PushedTransaction) {
+function keepUnmatched(
+  ctx: WorkerContext,
+  address: string,
+  tx: PushedTransaction,
+  at = ctx.clock(),
+) {
   const { unmatched, toLookUp } = ctx.push
   const now = ctx.clock()
   unmatched.delete(address)
   const hex = tx.hex && tx.hex.length <= KEEP_HEX_MAX_CHARS ? tx.hex : undefined
-  unmatched.set(address, { txid: tx.txid, hex, at: now })
+  unmatched.set(address, { txid: tx.txid, hex, at, keptAt: now })
   toLookUp.add(address)
   for (const [a, seen] of unmatched) {
-    if (seen.at >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
+    if (seen.keptAt >= now - UNMATCHED_PUSH_MS && unmatched.size <= UNMATCHED_PUSH_MAX) break
     unmatched.delete(a)
     toLookUp.delete(a)
   }
 }
 
-/**
- * The push stream connected or dropped. Dropped: what it would have carried is looked for now
- * (fresh orders and orders with money on the way), and the polling schedule comes back.
- */
+/** The push stream connected or dropped: its trust is judged again now. */
 export function onPushConnected(ctx: WorkerContext, connected: boolean) {
   if (ctx.push.connected === connected) return
   ctx.push.connected = connected
-  if (connected) {
-    ctx.push.connectedAt = ctx.clock()
-    return
-  }
-  const now = ctx.clock()
-  for (const w of ctx.watch.values())
-    if (w.funded || isFresh(w, now, ctx.watchSettings)) w.nextCheck = Math.min(w.nextCheck, now)
-  ctx.tip.wanted = true
-  ctx.wake()
+  if (!connected) ctx.push.frames.clear()
+  checkStreamTrust(ctx)
 }
 
 export function onPushedBlock(ctx: WorkerContext, height: number) {
@@ -143,24 +140,44 @@ async function lookUpUnmatched(ctx: WorkerContext) {
 /**
  * Pushed transactions paying watched orders, judged as a mempool look would judge them (their
  * raw hex fetched for exact satoshis), except orders a look is asking about right now: they
- * wait for it.
+ * wait for it. Each push leaves the queue only once it is judged: a judgement cut short (a lost
+ * lease) leaves it and the rest for whoever judges next. A push for an order the watch list
+ * has since read afresh is judged for the order as it is now.
  */
 export async function judgePushed(ctx: WorkerContext) {
   const { push, inLook, watch } = ctx
-  if (push.queue.length === 0) return
-  const ready = push.queue.filter(({ w }) => !inLook.has(w) && watch.get(w.id) === w)
-  push.queue = push.queue.filter(({ w }) => inLook.has(w) && watch.get(w.id) === w)
-  for (const { w, txid, hex, at } of ready) {
+  for (const pushed of [...push.queue]) {
+    const w = watch.get(pushed.w.id) ?? pushed.w
+    if (inLook.has(w)) continue
+    if (watch.get(w.id) !== w) {
+      // No longer watched (forgotten, or this worker stood by): looked up by its address.
+      const tx = { txid: pushed.txid, addresses: [w.address], hex: pushed.hex }
+      keepUnmatched(ctx, w.address, tx, pushed.at)
+      push.queue = push.queue.filter((p) => p !== pushed)
+      continue
+    }
     const due = w.nextCheck
     await judge(
       ctx,
       { scope: 'unconfirmed', orders: [w] },
-      new Map([[w.address, [{ txid, height: null }]]]),
-      at,
-      hex ? new Map([[txid, hex]]) : undefined,
+      new Map([[w.address, [{ txid: pushed.txid, height: null }]]]),
+      pushed.at,
+      pushed.hex ? new Map([[pushed.txid, pushed.hex]]) : undefined,
     )
+    push.queue = push.queue.filter((p) => p !== pushed)
     // A push is no look: the order's next look (a full one, after a block) stays when it was,
     // unless judging it failed (it then waits for its retry).
     if (!ctx.failing.has(w.id)) w.nextCheck = Math.min(w.nextCheck, due)
   }
+}
+
+/**
+ * The lease is this worker's again (or anew): what it knew is read afresh, and the pushes it
+ * had not judged yet are kept, looked up by address once the watch list has their orders.
+ */
+export function keepPushesForTakeOver(ctx: WorkerContext) {
+  const queued = ctx.push.queue
+  ctx.push.queue = []
+  for (const p of queued)
+    keepUnmatched(ctx, p.w.address, { txid: p.txid, addresses: [p.w.address], hex: p.hex }, p.at)
 }

@@ -2,16 +2,23 @@ import { asOneWorkUnit } from '@shop/cms/engine'
 
 import { releaseOrphans } from './jobs'
 import { pass } from './pass'
+import { keepPushesForTakeOver } from './push'
 import type { WorkerContext } from './state'
 
 /**
  * The worker's schedule: a pass every WORKER_FAST_POLL_MS (at once while more is due than one
- * pass may ask), only while it holds the lease, with exponential backoff after a failed pass.
+ * pass may ask), only while it holds the lease (renewed on its own timer, lease.ts), with
+ * exponential backoff after a failed pass, up to MAX_BACKOFF_MS.
  * A failing chain source is retried this way; nothing is lost because every decision is
  * re-derived from the database on the next look.
  */
 
-const MAX_BACKOFF_MS = 30_000
+/**
+ * The longest wait after failed passes: a chain source back from an outage is asked again
+ * within it, so a payment made then is still seen within seconds (each failed pass costs a
+ * request or two, well inside the budget).
+ */
+const MAX_BACKOFF_MS = 4_000
 
 export async function runOnce(ctx: WorkerContext) {
   const { run, lease, logger } = ctx
@@ -21,7 +28,10 @@ export async function runOnce(ctx: WorkerContext) {
       ctx.onHeartbeat?.('standby')
       return
     }
-    if (run.standingBy) takeOver(ctx)
+    // Taken over from a standby, or held again in a new epoch after it lapsed: what this worker
+    // knew may be stale.
+    if (run.standingBy || (lease && lease.epoch() !== run.epoch)) takeOver(ctx)
+    run.epoch = lease?.epoch()
     await releaseOrphans(ctx)
     await asOneWorkUnit(() => pass(ctx))
     ctx.onHeartbeat?.('active')
@@ -46,7 +56,7 @@ function takeOver(ctx: WorkerContext) {
   ctx.run.orphansReleased = false
   ctx.watch.clear()
   ctx.byAddress.clear()
-  ctx.push.queue = []
+  keepPushesForTakeOver(ctx)
   ctx.list.lastFullReload = 0
   ctx.tip.height = -1
   ctx.tip.changedAt = Number.POSITIVE_INFINITY

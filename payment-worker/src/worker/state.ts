@@ -4,6 +4,7 @@ import type { ChainSource } from '@shop/chain'
 import type { Env } from '@shop/cms/process'
 
 import type { LeaseHolder } from '../lease'
+import { mempoolFrameLog } from '../watch/stream'
 import type { Watched, WatchSettings } from '../watch/watched'
 
 /** What the worker holds in memory between passes, shared by its modules as one object. */
@@ -117,15 +118,22 @@ export type WorkerContext = WorkerDeps & {
      * Pushed payments to addresses not watched yet, newest last: address -> txid, when, and
      * the raw transaction until the address is looked up among the orders.
      */
-    unmatched: Map<string, { txid: string; hex?: string; at: number }>
+    unmatched: Map<string, { txid: string; hex?: string; at: number; keptAt: number }>
     /** Addresses of unmatched pushes, looked up among the orders at the next push work. */
     toLookUp: Set<string>
     /** When unmatched addresses were last looked up. */
     lookedUpAt: number
-    /** The stream is connected: it carries what a look would find first (watched.ts). */
+    /** The stream is connected (it may still be deaf: `trusted` says whether it carries payments). */
     connected: boolean
-    /** When it last connected. */
-    connectedAt: number
+    /** The mempool transactions it carried lately (watch/stream.ts). */
+    frames: ReturnType<typeof mempoolFrameLog>
+    /**
+     * It carries mempool transactions (streamTrusted in push.ts), as of the last check: the looks
+     * are fewer while it does (watched.ts).
+     */
+    trusted: boolean
+    /** When it was last found to carry them after it did not. */
+    trustedSince: number
     /** The work pushes ask for beside the loop: one at a time, again if asked meanwhile. */
     work?: Promise<void>
     again: boolean
@@ -145,6 +153,8 @@ export type WorkerContext = WorkerDeps & {
     stopped: boolean
     /** Standing by while another worker holds the lease: what it knew may be stale on takeover. */
     standingBy: boolean
+    /** The lease's epoch the worker's memory belongs to (a new one means read it all afresh). */
+    epoch?: number
     /** Jobs a dead holder left marked running were put back since this worker took the lease. */
     orphansReleased: boolean
     timer?: NodeJS.Timeout
@@ -198,7 +208,9 @@ export function createContext(
       toLookUp: new Set(),
       lookedUpAt: Number.NEGATIVE_INFINITY,
       connected: false,
-      connectedAt: Number.POSITIVE_INFINITY,
+      frames: mempoolFrameLog(),
+      trusted: false,
+      trustedSince: Number.POSITIVE_INFINITY,
       again: false,
     },
     inLook: new Map(),

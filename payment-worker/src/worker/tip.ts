@@ -1,4 +1,5 @@
 import { afterBlock, PUSHED_TIP_POLL_MS } from '../watch/watched'
+import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
 
 /**
@@ -9,7 +10,8 @@ import type { WorkerContext } from './state'
 export async function checkTip(ctx: WorkerContext, now: number) {
   const { tip } = ctx
   // With the push stream connected each block is announced: the tip is read less often.
-  const every = ctx.push.connected ? PUSHED_TIP_POLL_MS : ctx.tipPollMs
+  const trusted = streamTrusted(ctx)
+  const every = trusted ? PUSHED_TIP_POLL_MS : ctx.tipPollMs
   if (!tip.wanted && tip.height >= 0 && now - tip.checkedAt < every) return
   // Cleared before asking: a block pushed while the answer is on its way asks again.
   tip.wanted = false
@@ -17,6 +19,6 @@ export async function checkTip(ctx: WorkerContext, now: number) {
   tip.checkedAt = now
   if (height !== tip.height) tip.changedAt = now
   if (tip.height >= 0 && height !== tip.height)
-    for (const w of ctx.watch.values()) afterBlock(w, now, ctx.watchSettings, ctx.push.connected)
+    for (const w of ctx.watch.values()) afterBlock(w, now, ctx.watchSettings, trusted)
   tip.height = height
 }

@@ -10,6 +10,7 @@ import {
 } from '../watch/query'
 import type { Watched } from '../watch/watched'
 import { deadlineOf, firstLookAt, intervalFor, isFresh, isOpen } from '../watch/watched'
+import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
 
 /**
@@ -75,7 +76,7 @@ function watchNew(ctx: WorkerContext, entry: Watched, now: number) {
   // mempool call instead of two (a payment made right after checkout is seen sooner).
   if (entry.createdAt > ctx.tip.changedAt + CLOCK_MARGIN_MS && isFresh(entry, now, watchSettings)) {
     entry.fullLookDue = false
-    const pushedSince = ctx.push.connected ? ctx.push.connectedAt + CLOCK_MARGIN_MS : undefined
+    const pushedSince = streamTrusted(ctx) ? ctx.push.trustedSince + CLOCK_MARGIN_MS : undefined
     entry.nextCheck = firstLookAt(entry, now, watchSettings, pushedSince)
   }
   // Older orders found at start are spread over their interval instead of all at once; an open
@@ -84,7 +85,7 @@ function watchNew(ctx: WorkerContext, entry: Watched, now: number) {
   const awaitsDecision = isOpen(entry.status) && deadlineOf(entry, watchSettings) <= now
   if (!isFresh(entry, now, watchSettings) && !awaitsDecision)
     entry.nextCheck =
-      now + Math.random() * intervalFor(entry, now, watchSettings, ctx.push.connected)
+      now + Math.random() * intervalFor(entry, now, watchSettings, streamTrusted(ctx))
   ctx.watch.set(entry.id, entry)
   ctx.byAddress.set(entry.address, entry)
   // A push that paid this address before the worker read the order is judged now.
