@@ -14,33 +14,63 @@ import { fileStoreOf } from '../storage'
 import type { Logger } from '../server/logger'
 import { DatabaseRateLimitStore } from '../server/rateLimitStore'
 
-const page = (title: string, message: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title>` +
-  `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}a{color:#0b5cad}</style></head>` +
-  `<body><h1>${title}</h1><p>${message}</p><p><a href="/store">Back to the store</a></p></body></html>`
+/** Where a buyer whose link no longer works asks for a new one (the storefront's page). */
+export const RESEND_LINK_PATH = '/resend-link'
+
+/**
+ * The page a refused link shows, in the shop's look (its colours, header and card, from the
+ * storefront's design tokens) without the storefront's script: it must read well where the
+ * download started, in any browser, even with scripts off.
+ */
+const page = (title: string, message: string, action: { href: string; label: string } | null) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title} · Dual Vote</title>` +
+  `<style>*{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#172033;background:#f6f7fa;line-height:1.6}` +
+  `header{background:#13213d;color:#fff}.bar{max-width:1200px;margin:0 auto;padding:0 20px;min-height:64px;display:flex;align-items:center}` +
+  `.brand{display:inline-flex;align-items:center;gap:10px;color:#fff;text-decoration:none;font-weight:700;font-size:1.15rem}` +
+  `.mark{width:34px;height:22px;background:radial-gradient(circle at 11px 11px,transparent 7px,#f5c04a 7.5px,#f5c04a 10px,transparent 10.5px),radial-gradient(circle at 23px 11px,transparent 7px,#f5c04a 7.5px,#f5c04a 10px,transparent 10.5px)}` +
+  `main{flex:1;width:100%;max-width:640px;margin:0 auto;padding:48px 20px 64px}` +
+  `.card{background:#fff;border:1px solid #d7dce6;border-radius:12px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 4px 16px rgba(16,24,40,.06);padding:28px 24px;text-align:center}` +
+  `h1{color:#0d1830;font-size:clamp(1.5rem,5vw,2.2rem);line-height:1.2;margin:0 0 .6em}p{margin:0 0 1em}a{color:#1d4ed8}` +
+  `.actions{display:flex;flex-wrap:wrap;gap:12px;justify-content:center;margin-top:8px}` +
+  `.button{display:inline-flex;align-items:center;justify-content:center;min-height:44px;padding:10px 20px;border-radius:10px;font-weight:600;text-decoration:none;border:1px solid transparent}` +
+  `.button--primary{background:#13213d;color:#fff}.button--primary:hover{background:#1d3157}.button--ghost{border-color:currentColor;color:#13213d}` +
+  `a:focus-visible{outline:none;box-shadow:0 0 0 3px #fff,0 0 0 6px #1d4ed8}</style></head>` +
+  `<body><header><div class="bar"><a class="brand" href="/"><span class="mark" aria-hidden="true"></span><span>Dual Vote</span></a></div></header>` +
+  `<main><div class="card"><h1>${title}</h1><p>${message}</p><div class="actions">` +
+  (action ? `<a class="button button--primary" href="${action.href}">${action.label}</a>` : '') +
+  `<a class="button button--ghost" href="/store">Back to the store</a></div></div></main></body></html>`
+
+const NEW_LINK = { href: RESEND_LINK_PATH, label: 'Get a new download link' }
 
 const MESSAGES = {
   unknown: [
     404,
     'Download link not found',
-    'This download link is not valid. Please check the link in your e-mail.',
+    'This download link is not valid. Please check the link in your e-mail, or ask for a new one with the e-mail address you bought with.',
+    NEW_LINK,
   ],
   expired: [
     410,
     'Download link expired',
-    'This download link has expired. Please contact support with your order id.',
+    'This download link has expired: each link works for a limited time. Your purchase is not lost: ask for a new link and we e-mail it to the address you bought with.',
+    NEW_LINK,
   ],
   'used-up': [
     410,
     'Download limit reached',
-    'This download link has been used the maximum number of times. Please contact support with your order id.',
+    'This download link has been used the maximum number of times. Your purchase is not lost: ask for a new link and we e-mail it to the address you bought with.',
+    NEW_LINK,
   ],
   missing: [
     404,
     'File not available',
     'The file for this book is not available right now. Please contact support with your order id.',
+    null,
   ],
 } as const
+
+/** Why a link was refused, for the success page's check (HEAD): the page's own state, no secret. */
+export const DOWNLOAD_STATE_HEADER = 'Download-Link-State'
 
 /** Whether a link works, without using it (for HEAD: link checkers and mail scanners). */
 async function downloadLinkState(
@@ -77,6 +107,7 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
           page(
             'Too many download attempts',
             'Too many download attempts from your connection. Please wait a minute and try again.',
+            null,
           ),
         )
     },
@@ -86,8 +117,12 @@ export function downloadRouter({ payload, logger }: { payload: Payload; logger: 
     res.setHeader('Referrer-Policy', 'no-referrer')
     const token = String(req.params.token)
     const reply = (kind: keyof typeof MESSAGES) => {
-      const [status, title, message] = MESSAGES[kind]
-      res.status(status).type('html').send(page(title, message))
+      const [status, title, message, action] = MESSAGES[kind]
+      res.setHeader(DOWNLOAD_STATE_HEADER, kind)
+      res
+        .status(status)
+        .type('html')
+        .send(page(title, message, action))
     }
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return reply('unknown')
     if (req.method === 'HEAD') {

@@ -13,6 +13,7 @@ import { apiErrorHandler } from './errors'
 import { contentRouter } from './content'
 import { checkoutRouter, ordersRouter } from './orders'
 import { productsRouter } from './products'
+import { resendLinksRouter } from './resend-links'
 import { shopConfigRouter } from './shop-config'
 import { testModeRouter } from './test-mode'
 
@@ -55,6 +56,7 @@ export function apiRouter({
   })
 
   router.use('/bsv-price', bsvPriceRouter({ logger }))
+  router.use('/orders/resend-links', resendLinksRouter({ payload }))
   router.use('/orders', ordersRouter({ payload }))
   router.use(contentRouter({ payload }))
   router.use('/shop-config', shopConfigRouter())

@@ -6,6 +6,7 @@ import { env } from '../config/runtime'
 import {
   escapeHtml,
   renderChainOutageEmail,
+  renderDownloadLinksEmail,
   renderOrderEmail,
   shopInfoOf,
 } from '../operations/email/renderOrderEmail'
@@ -17,6 +18,7 @@ import {
   previewVariantsOf,
   sampleChainOutage,
   sampleDownload,
+  sampleDownloadLinks,
   sampleOrder,
 } from '../email/preview'
 import type { EmailOutbox } from '../payload-types'
@@ -99,7 +101,9 @@ export function testModeOutboxRouter({
           shop,
           download: sampleDownload(shop, kind, variant as PreviewVariant),
         })
-      : await renderChainOutageEmail({ shop, outage: sampleChainOutage(env) })
+      : kind === 'download-links'
+        ? await renderDownloadLinksEmail({ shop, links: sampleDownloadLinks(shop, variant) })
+        : await renderChainOutageEmail({ shop, outage: sampleChainOutage(env) })
     res.setHeader('Cache-Control', 'no-store')
     if (req.query.format === 'text') {
       res.type('text/plain').send(`Subject: ${email.subject}\n\n${email.text}`)

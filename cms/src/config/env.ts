@@ -125,6 +125,7 @@ const schema = z.object({
   MAX_OPEN_ORDERS_PER_EMAIL: intFrom(3, 1),
   EMAILS_PER_ADDRESS_PER_HOUR: intFrom(5, 1),
   DOWNLOAD_RATE_LIMIT: intFrom(30, 1),
+  LINK_RESENDS_PER_ADDRESS_PER_HOUR: intFrom(3, 1),
   MAX_UPLOAD_MB: intFrom(50, 1),
   CMS_ANONYMOUS_BODY_KB: intFrom(64, 1),
 
@@ -312,8 +313,10 @@ function toSettings(e: RawSettings) {
     maxOpenOrdersPerEmail: e.MAX_OPEN_ORDERS_PER_EMAIL,
     /** "Order created" e-mails one address may receive in an hour. */
     emailsPerAddressPerHour: e.EMAILS_PER_ADDRESS_PER_HOUR,
-    /** Download link requests allowed per client per minute (tokens cannot be probed at speed). */
+    /** Download link requests (and asks for new links) allowed per client per minute: tokens cannot be probed at speed. */
     downloadRateLimit: e.DOWNLOAD_RATE_LIMIT,
+    /** Requests for new download links one e-mail address may make in an hour (/resend-link). */
+    linkResendsPerAddressPerHour: e.LINK_RESENDS_PER_ADDRESS_PER_HOUR,
     /** The largest upload (a book file) a signed-in editor or admin may send. */
     maxUploadMb: e.MAX_UPLOAD_MB,
     /** The largest body /cms/api reads without a staff session (sign-in, password reset). */

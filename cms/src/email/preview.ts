@@ -3,15 +3,22 @@ import { EMAIL_KINDS, isOrderEmailKind } from '../collections/EmailOutbox'
 import type { Env } from '../config/env'
 import { originOf } from '../operations/dashboard/getAdminHealth'
 import type { Order } from '../payload-types'
-import type { ChainOutage, DownloadLink, ShopInfo } from './templates'
+import type { ChainOutage, DownloadLink, OrderDownloadLink, ShopInfo } from './templates'
 
 /** The templates the preview page shows: each kind about an order, for a PDF and for a printed book. */
 export const PREVIEW_VARIANTS = ['pdf', 'printed'] as const
 export type PreviewVariant = (typeof PREVIEW_VARIANTS)[number]
 
+/** The new download links: for one order, and for several. */
+export const DOWNLOAD_LINKS_VARIANTS = ['pdf', 'several'] as const
+
 /** The chain source alert is about no book: it has one preview. */
 export const previewVariantsOf = (kind: EmailKind): readonly string[] =>
-  isOrderEmailKind(kind) ? PREVIEW_VARIANTS : ['sample']
+  isOrderEmailKind(kind)
+    ? PREVIEW_VARIANTS
+    : kind === 'download-links'
+      ? DOWNLOAD_LINKS_VARIANTS
+      : ['sample']
 
 export const isPreviewKind = (kind: string): kind is EmailKind =>
   (EMAIL_KINDS as readonly string[]).includes(kind)
@@ -86,11 +93,30 @@ export function sampleOrder(kind: OrderEmailKind, variant: PreviewVariant): Orde
   } as Order
 }
 
+const sampleLink = (shop: ShopInfo, n = 0): DownloadLink => ({
+  url: `${shop.publicUrl}/download/pdf/preview-token-not-valid-${String(n).repeat(15)}`,
+  expiresAt: new Date(Date.now() + 72 * 3_600_000).toISOString(),
+  maxUses: 5,
+})
+
 export function sampleDownload(shop: ShopInfo, kind: OrderEmailKind, variant: PreviewVariant) {
   if (kind !== 'order-paid' || variant !== 'pdf') return null
-  return {
-    url: `${shop.publicUrl}/download/pdf/preview-token-not-valid-000000000000000`,
-    expiresAt: new Date(Date.now() + 72 * 3_600_000).toISOString(),
-    maxUses: 5,
-  } satisfies DownloadLink
+  return sampleLink(shop)
+}
+
+/** Made-up paid PDF orders with fresh links: one, or two for `several`. */
+export function sampleDownloadLinks(shop: ShopInfo, variant: string): OrderDownloadLink[] {
+  const first = sampleOrder('order-paid', 'pdf')
+  const links = [{ order: first, download: sampleLink(shop) }]
+  if (variant === 'several')
+    links.push({
+      order: {
+        ...first,
+        id: '0b7d3e52-9c1a-4f6e-8d2b-5a4c3e1f9b07',
+        productName: 'Quanta of Humanity',
+        paymentTxid: '9c0f3a4e2b1d5c6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6',
+      },
+      download: sampleLink(shop, 1),
+    })
+  return links
 }

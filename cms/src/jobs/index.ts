@@ -8,12 +8,14 @@ import { shopInfoOf } from '../operations/email/renderOrderEmail'
 import { sendOutboxEmail } from '../operations/email/sendOutboxEmail'
 import type { FulfilmentJobContext } from '../operations/fulfilment/fulfilmentJob'
 import { deliverPaidOrder } from '../operations/fulfilment/fulfilmentJob'
+import { resendDownloadLinksTo } from '../operations/fulfilment/newDownloadLinks'
 import { deliverWebhook } from '../operations/webhooks/webhooks'
 import {
   EMAIL_RETRIES,
   FULFILMENT_RETRIES,
   FULFILMENT_RETRY_BASE_MS,
   JOB_QUEUES,
+  LINK_RESEND_RETRIES,
   TASKS,
   WEBHOOK_RETRIES,
 } from './queues'
@@ -30,7 +32,8 @@ const isLastTry = (job: JobLog, slug: string, retries: number) =>
 
 /**
  * The background work of the shop as jobs on Payload's queue: the delivery of a paid order,
- * queued by the Orders seam with the change to PAID, and each outbox row (an e-mail, a webhook
+ * queued by the Orders seam with the change to PAID, a buyer's request for new download links,
+ * and each outbox row (an e-mail, a webhook
  * delivery), whose job is queued in the same transaction that inserts it (the collections'
  * afterChange hooks). The payment worker that holds the lease runs the due ones every pass
  * (`runDueJobs`). Retries and backoff are Payload's; only the lease holder runs jobs, so a job
@@ -95,8 +98,30 @@ export function shopJobs(env: Env): JobsConfig {
       }),
     }),
   }
+  // A buyer's request for new download links (POST /api/orders/resend-links): the lookup of the
+  // address's paid PDF orders and the new tokens happen here, off the request, so its answer
+  // cannot tell whether the address bought anything. It runs on the e-mail queue: with e-mail
+  // off, the links would wait in the outbox anyway.
+  const resendDownloadLinks: TaskConfig<{
+    input: { email: string }
+    output: { links: number }
+  }> = {
+    slug: TASKS.resendDownloadLinks,
+    inputSchema: [{ name: 'email', type: 'email', required: true }],
+    outputSchema: [{ name: 'links', type: 'number' }],
+    retries: { attempts: LINK_RESEND_RETRIES, backoff: { type: 'exponential', delay: 2000 } },
+    handler: async ({ input, req }) => ({
+      output: {
+        links: await resendDownloadLinksTo({
+          payload: req.payload,
+          email: input.email,
+          settings: env,
+        }),
+      },
+    }),
+  }
   return {
-    tasks: [fulfilOrder, sendEmail, deliverWebhookTask],
+    tasks: [fulfilOrder, sendEmail, deliverWebhookTask, resendDownloadLinks],
     // Only the payment worker holding the lease runs jobs (Local API): Payload's
     // /cms/api/payload-jobs/run would otherwise let any signed-in editor run them in a web
     // process, beside the worker.

@@ -13,12 +13,14 @@ export const TASKS = {
   fulfilOrder: 'fulfil-order',
   sendEmail: 'send-email',
   deliverWebhook: 'deliver-webhook',
+  resendDownloadLinks: 'resend-download-links',
 } as const
 
 /** Retries after the first try (Payload's `retries.attempts`). */
 export const EMAIL_RETRIES = 16
 export const WEBHOOK_RETRIES = 10
 export const FULFILMENT_RETRIES = 10
+export const LINK_RESEND_RETRIES = 5
 
 /**
  * The wait before a failed delivery's first retry, doubled for each further one: 10 s, then up

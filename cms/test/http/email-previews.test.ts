@@ -5,7 +5,8 @@ import { startTestShop } from '../support'
 
 /**
  * In test mode, /test-mode/emails previews every template (each kind about an order, for a
- * PDF and a printed book; the chain source alert once) as HTML and as its plain-text part,
+ * PDF and a printed book; the new download links for one book and for several; the chain
+ * source alert once) as HTML and as its plain-text part,
  * beside the outbox.
  */
 let shop: TestShop
@@ -25,8 +26,9 @@ describe('the e-mail previews', () => {
     const links = [
       ...(await index.text()).matchAll(/href="(\/test-mode\/emails\/[a-z-]+\/[a-z]+)"/g),
     ].map((m) => m[1]!)
-    expect(links).toHaveLength(11)
+    expect(links).toHaveLength(13)
     expect(links).toContain('/test-mode/emails/owner-chain-down/sample')
+    expect(links).toContain('/test-mode/emails/download-links/several')
     for (const link of links) {
       const html = await fetch(`${shop.url}${link}`)
       expect(html.status, link).toBe(200)

@@ -22,6 +22,7 @@ const Product = screen(() => import('@/features/store/routes/Product'))
 const Checkout = screen(() => import('@/features/checkout/routes/Checkout'))
 const Pay = screen(() => import('@/features/payment/routes/Pay'))
 const OrderSuccess = screen(() => import('@/features/payment/routes/OrderSuccess'))
+const ResendLink = screen(() => import('@/features/download-links/routes/ResendLink'))
 const AdminApp = screen(() => import('@/app/AdminApp'))
 
 /**
@@ -45,6 +46,7 @@ export function AppRoutes() {
         <Route path={paths.checkout} element={<Checkout />} />
         <Route path={paths.pay()} element={<Pay />} />
         <Route path={paths.orderSuccess()} element={<OrderSuccess />} />
+        <Route path={paths.resendLink} element={<ResendLink />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Route>
       <Route

@@ -13,6 +13,9 @@ export const paths = {
   checkout: '/checkout',
   pay: (orderId = ':orderId') => `/pay/${orderId}`,
   orderSuccess: (orderId = ':orderId') => `/order/success/${orderId}`,
+  /** A buyer whose download link expired or was used up asks for a new one by e-mail. */
+  resendLink: '/resend-link',
+  downloadPdf: (token: string) => `/download/pdf/${encodeURIComponent(token)}`,
   admin: {
     root: '/admin',
     login: '/admin/login',

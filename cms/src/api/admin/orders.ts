@@ -9,6 +9,8 @@ import { exportAdminOrdersCsv, listAdminOrders } from '../../operations/admin/li
 import { parseOrderFilters } from '../../operations/admin/orderFilters'
 import { correctTrackingNumber, markOrderShipped } from '../../operations/admin/markOrderShipped'
 import { requestOrderRecheck, takeOrderAction } from '../../operations/admin/takeOrderAction'
+import { reissueDownloadLink } from '../../operations/admin/reissueDownloadLink'
+import { env } from '../../config/runtime'
 import type { Logger } from '../../server/logger'
 import { adminUser } from './session'
 
@@ -102,6 +104,21 @@ export function orderRoutes(
       res.json(result.order)
     })
   }
+
+  // A fresh download link for the buyer of a paid PDF order, e-mailed, recorded in the history.
+  router.post('/orders/:id/download-link', async (req, res) => {
+    const result = await reissueDownloadLink({
+      payload,
+      id: req.params.id,
+      by: adminUser(req).email,
+      settings: env,
+    })
+    if (!result.ok) {
+      res.status(result.status).json({ error: result.error })
+      return
+    }
+    res.json(result.order)
+  })
 
   router.post('/orders/:id/recheck', async (req, res) => {
     const result = await requestOrderRecheck({

@@ -13,7 +13,9 @@ export const DownloadTokens: CollectionConfig = {
   // and let an editor block an admin.
   lockDocuments: false,
   admin: { group: 'Shop', defaultColumns: ['order', 'uses', 'maxUses', 'expiresAt'] },
-  access: { read: isAdmin, create: () => false, update: isAdmin, delete: () => false },
+  // Only the shop's operations issue and consume tokens: no door (/cms, /cms/api) writes one, so
+  // a link is never extended or revived by hand; the owner sends a new one instead.
+  access: { read: isAdmin, create: () => false, update: () => false, delete: () => false },
   fields: [
     { name: 'tokenHash', type: 'text', required: true, unique: true, admin: { readOnly: true } },
     {

@@ -15,8 +15,11 @@ export const ORDER_EMAIL_KINDS = [
 ] as const
 export type OrderEmailKind = (typeof ORDER_EMAIL_KINDS)[number]
 
-/** Every message, with the owner's alert about the chain source (no order: `order` is empty). */
-export const EMAIL_KINDS = [...ORDER_EMAIL_KINDS, 'owner-chain-down'] as const
+/**
+ * Every message, with the owner's alert about the chain source (no order: `order` is empty) and
+ * the buyer's fresh download links (one message for one or more orders: `downloadTokens`).
+ */
+export const EMAIL_KINDS = [...ORDER_EMAIL_KINDS, 'owner-chain-down', 'download-links'] as const
 export type EmailKind = (typeof EMAIL_KINDS)[number]
 
 export const isOrderEmailKind = (kind: EmailKind): kind is OrderEmailKind =>
@@ -37,6 +40,14 @@ export const EmailOutbox: CollectionConfig = outboxCollection({
     // Empty only for the owner's alert about the chain source, which is about no order.
     outboxOrderField(),
     { name: 'to', type: 'email', required: true },
+    {
+      // The fresh download links a `download-links` message carries, one per order: rendered
+      // from the sealed tokens when it is sent, never stored in clear.
+      name: 'downloadTokens',
+      type: 'relationship',
+      relationTo: slugs.downloadTokens,
+      hasMany: true,
+    },
   ],
   job: {
     task: TASKS.sendEmail,

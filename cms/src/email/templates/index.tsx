@@ -7,14 +7,16 @@ import type { Order } from '../../payload-types'
 import { shippingLines } from '../../operations/orders/shippingLines'
 import { OrderRecap } from './OrderRecap'
 import { ShopEmail, styles } from './ShopEmail'
-import type { EmailProps } from './types'
+import type { DownloadLink, DownloadLinksEmailProps, EmailProps } from './types'
 
 export { chainSourceDown } from './ChainSourceDown'
 export type {
   ChainOutage,
   ChainOutageEmailProps,
   DownloadLink,
+  DownloadLinksEmailProps,
   EmailProps,
+  OrderDownloadLink,
   ShopInfo,
 } from './types'
 
@@ -73,15 +75,7 @@ const orderPaid: Template = ({ shop, order, download }) => {
         {download ? (
           <>
             <Text style={styles.text}>Your book is ready to download.</Text>
-            <Section style={{ margin: '16px 0' }}>
-              <Button href={download.url} style={styles.button}>
-                Download your book
-              </Button>
-            </Section>
-            <Text style={styles.text}>
-              {`The link is personal: it works ${download.maxUses} times, until ${when(download.expiresAt)}. If the button does not work, open `}
-              <Link href={download.url}>{download.url}</Link>
-            </Text>
+            <DownloadButton download={download} label="Download your book" />
           </>
         ) : isPhysical(order.productType) ? (
           <Text style={styles.text}>
@@ -100,6 +94,23 @@ const orderPaid: Template = ({ shop, order, download }) => {
       </ShopEmail>
     ),
   }
+}
+
+/** A download link as the buyer gets it: the button, how it may be used, the plain address. */
+function DownloadButton({ download, label }: { download: DownloadLink; label: string }) {
+  return (
+    <>
+      <Section style={{ margin: '16px 0' }}>
+        <Button href={download.url} style={styles.button}>
+          {label}
+        </Button>
+      </Section>
+      <Text style={styles.text}>
+        {`The link is personal: it works ${download.maxUses} times, until ${when(download.expiresAt)}. If the button does not work, open `}
+        <Link href={download.url}>{download.url}</Link>
+      </Text>
+    </>
+  )
 }
 
 const orderShipped: Template = ({ shop, order }) => ({
@@ -175,4 +186,49 @@ export const EMAIL_TEMPLATES: Record<OrderEmailKind, Template> = {
   'order-shipped': orderShipped,
   'owner-paid': ownerPaid,
   'owner-settle': ownerSettle,
+}
+
+/**
+ * To a buyer who asked for their book again at /resend-link, or to whom the owner sent it again:
+ * a fresh download link for each paid PDF order of the address. Earlier links keep their own
+ * limits, and the message says so.
+ */
+export function downloadLinks({ shop, links }: DownloadLinksEmailProps): {
+  subject: string
+  element: ReactElement
+} {
+  const [first] = links
+  const subject =
+    links.length === 1 && first
+      ? `Your new download link: ${first.order.productName}`
+      : `Your new download links (${links.length} books)`
+  return {
+    subject,
+    element: (
+      <ShopEmail shop={shop} preview={subject}>
+        <Heading style={styles.heading}>
+          {links.length === 1 ? 'Your new download link' : 'Your new download links'}
+        </Heading>
+        <Text style={styles.text}>
+          {`Here is a fresh download link for ${
+            links.length === 1
+              ? 'the book you bought'
+              : `each of the ${links.length} books you bought`
+          }; links you had before keep their own limits.`}
+        </Text>
+        {links.map(({ order, download }) => (
+          <Section key={order.id} style={{ margin: '16px 0' }}>
+            <DownloadButton download={download} label={`Download ${order.productName}`} />
+            <OrderRecap order={order} explorerTxUrl={shop.explorerTxUrl} />
+          </Section>
+        ))}
+        <Text style={styles.muted}>
+          {
+            'Did not ask for a new link? You can ignore this e-mail. Lost this one too? Ask again at '
+          }
+          <Link href={`${shop.publicUrl}/resend-link`}>{`${shop.publicUrl}/resend-link`}</Link>
+        </Text>
+      </ShopEmail>
+    ),
+  }
 }

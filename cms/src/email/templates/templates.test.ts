@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
 
 import { ORDER_EMAIL_KINDS } from '../../collections/EmailOutbox'
-import { renderChainOutageEmail, renderOrderEmail } from '../../operations/email/renderOrderEmail'
-import { sampleDownload, sampleOrder } from '../preview'
+import type { RenderedEmail } from '../../operations/email/renderOrderEmail'
+import {
+  renderChainOutageEmail,
+  renderDownloadLinksEmail,
+  renderOrderEmail,
+} from '../../operations/email/renderOrderEmail'
+import { sampleDownload, sampleDownloadLinks, sampleOrder } from '../preview'
 import type { ShopInfo } from '.'
 
 /**
@@ -27,6 +32,23 @@ async function rendered(kind: (typeof ORDER_EMAIL_KINDS)[number], variant: 'pdf'
   })
 }
 
+/**
+ * What every message has: HTML with a plain-text part free of markup, the shop's name and logo,
+ * where to ask for help, and only absolute links (a mail client has no page to resolve a relative
+ * one against).
+ */
+function expectShopLook(email: RenderedEmail) {
+  expect(email.html).toMatch(/^<!DOCTYPE html/i)
+  expect(email.html).toContain('Dual Vote Framework')
+  expect(email.html).toContain('src="https://shop.example/email-logo.png"')
+  expect(email.html).toContain('href="mailto:help@shop.example"')
+  for (const [, href] of email.html.matchAll(/(?:href|src)="([^"]*)"/g))
+    expect(href).toMatch(/^(https:\/\/|mailto:)/)
+  expect(email.text).not.toMatch(/<[a-z]/i)
+  for (const part of ['Dual Vote Framework', 'help@shop.example'])
+    expect(email.text).toContain(part)
+}
+
 describe('the e-mail templates', () => {
   it.each(
     ORDER_EMAIL_KINDS.flatMap((kind) => [[kind, 'pdf'] as const, [kind, 'printed'] as const]),
@@ -34,16 +56,11 @@ describe('the e-mail templates', () => {
     '%s (%s): shop name and logo, the recap, support, and a plain-text part',
     async (kind, variant) => {
       const email = await rendered(kind, variant)
-      expect(email.html).toMatch(/^<!DOCTYPE html/i)
-      expect(email.html).toContain('Dual Vote Framework')
-      expect(email.html).toContain('src="https://shop.example/email-logo.png"')
-      expect(email.html).toContain('href="mailto:help@shop.example"')
+      expectShopLook(email)
       expect(email.html).toContain('6f1c2b9e-4d7a-4c1e-9b3f-2a8d5e7c1f04')
       expect(email.html).toContain('0.60000000 BSV')
       expect(email.html).toContain('€24.90')
-      expect(email.text).not.toMatch(/<[a-z]/i)
-      for (const part of ['Dual Vote Framework', 'help@shop.example', '0.60000000 BSV', '€24.90'])
-        expect(email.text).toContain(part)
+      for (const part of ['0.60000000 BSV', '€24.90']) expect(email.text).toContain(part)
       if (kind !== 'order-created') {
         expect(email.html).toContain(`href="https://whatsonchain.com/tx/${TXID}"`)
         expect(email.text).toContain(TXID)
@@ -65,6 +82,33 @@ describe('the e-mail templates', () => {
     expect(email.text).toContain(url)
     expect(email.text).toMatch(/works 5 times, until \w{3}, \d\d \w{3} \d{4} \d\d:\d\d UTC/)
   })
+
+  it.each(['pdf', 'several'])(
+    'new download links (%s): shop name and logo, each link with its limits and order, support, and a plain-text part',
+    async (variant) => {
+      const links = sampleDownloadLinks(shop, variant)
+      const email = await renderDownloadLinksEmail({ shop, links })
+      expectShopLook(email)
+      expect(email.subject).toBe(
+        variant === 'pdf'
+          ? 'Your new download link: The Dual Vote Framework'
+          : 'Your new download links (2 books)',
+      )
+      for (const { order, download } of links) {
+        expect(download.url).toMatch(/^https:\/\/shop\.example\/download\/pdf\//)
+        expect(email.html).toContain(`href="${download.url}"`)
+        expect(email.text).toContain(download.url)
+        expect(email.text).toContain(order.id)
+        expect(email.text).toContain(order.productName)
+        expect(email.html).toContain(`href="https://whatsonchain.com/tx/${order.paymentTxid}"`)
+      }
+      expect(
+        email.text.match(/works 5 times, until \w{3}, \d\d \w{3} \d{4} \d\d:\d\d UTC/g),
+      ).toHaveLength(links.length)
+      expect(email.text).toContain('links you had before keep their own limits')
+      expect(email.html).toContain('href="https://shop.example/resend-link"')
+    },
+  )
 
   it('tells the owner why an order needs settling, and links to it', async () => {
     const email = await rendered('owner-settle', 'printed')
@@ -101,8 +145,7 @@ describe('the e-mail templates', () => {
     expect(email.text).toContain('2 address(es) failing')
     expect(email.text).toMatch(/daily request cap is spent/)
     expect(email.html).toContain('href="https://shop.example/admin/dashboard"')
-    expect(email.html).toContain('Dual Vote Framework')
-    expect(email.text).not.toMatch(/<[a-z]/i)
+    expectShopLook(email)
   })
 
   it('escapes what a buyer typed', async () => {

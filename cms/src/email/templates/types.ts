@@ -39,3 +39,8 @@ export type ChainOutage = {
 }
 
 export type ChainOutageEmailProps = { shop: ShopInfo; outage: ChainOutage }
+
+/** One order's fresh download link, in the message a buyer asked for or the owner sent. */
+export type OrderDownloadLink = { order: Order; download: DownloadLink }
+
+export type DownloadLinksEmailProps = { shop: ShopInfo; links: OrderDownloadLink[] }

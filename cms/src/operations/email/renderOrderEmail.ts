@@ -1,6 +1,8 @@
+import type { ReactElement } from 'react'
+
 import type { OrderEmailKind } from '../../collections/EmailOutbox'
 import type { Env } from '../../config/env'
-import type { ChainOutage, DownloadLink, ShopInfo } from '../../email/templates'
+import type { ChainOutage, DownloadLink, OrderDownloadLink, ShopInfo } from '../../email/templates'
 import type { Order } from '../../payload-types'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
@@ -34,8 +36,17 @@ let renderer: ReturnType<typeof loadRenderer> | undefined
  */
 export const loadEmailRenderer = () => (renderer ??= loadRenderer())
 
+/** A template's message as HTML and as its plain-text part. */
+async function rendered(
+  render: Awaited<ReturnType<typeof loadRenderer>>[0]['render'],
+  { subject, element }: { subject: string; element: ReactElement },
+): Promise<RenderedEmail> {
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
+  return { subject, html, text }
+}
+
 /**
- * The three buyer e-mails and the owner's two alerts (email/templates, React Email): HTML for
+ * The three buyer e-mails about an order and the owner's two alerts (email/templates, React Email): HTML for
  * mail clients and the same message as plain text. Links are absolute (PUBLIC_URL). React Email
  * and the templates load on the first e-mail, not at start (a production start spent half a
  * second on them; the bundle keeps them in a chunk of their own).
@@ -52,9 +63,7 @@ export async function renderOrderEmail({
   download?: DownloadLink | null
 }): Promise<RenderedEmail> {
   const [{ render }, { EMAIL_TEMPLATES }] = await loadEmailRenderer()
-  const { subject, element } = EMAIL_TEMPLATES[kind]({ shop, order, download })
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
-  return { subject, html, text }
+  return rendered(render, EMAIL_TEMPLATES[kind]({ shop, order, download }))
 }
 
 /** The owner's alert that no look at the chain succeeds (email/templates/ChainSourceDown.tsx). */
@@ -66,7 +75,17 @@ export async function renderChainOutageEmail({
   shop: ShopInfo
 }): Promise<RenderedEmail> {
   const [{ render }, { chainSourceDown }] = await loadEmailRenderer()
-  const { subject, element } = chainSourceDown({ shop, outage })
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
-  return { subject, html, text }
+  return rendered(render, chainSourceDown({ shop, outage }))
+}
+
+/** The buyer's fresh download links, one per paid PDF order (email/templates, `downloadLinks`). */
+export async function renderDownloadLinksEmail({
+  links,
+  shop,
+}: {
+  links: OrderDownloadLink[]
+  shop: ShopInfo
+}): Promise<RenderedEmail> {
+  const [{ render }, { downloadLinks }] = await loadEmailRenderer()
+  return rendered(render, downloadLinks({ shop, links }))
 }

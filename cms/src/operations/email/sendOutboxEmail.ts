@@ -2,14 +2,18 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { isOrderEmailKind } from '../../collections/EmailOutbox'
 import { slugs } from '../../collections/slugs'
-import type { EmailOutbox, Order } from '../../payload-types'
-import type { ShopInfo } from '../../email/templates'
+import type { DownloadToken, EmailOutbox, Order } from '../../payload-types'
+import type { OrderDownloadLink, ShopInfo } from '../../email/templates'
 import { findChainHealthRow } from '../chainHealth/chainHealthRow'
 import type { ChainAlertSettings } from '../chainHealth/chainOutage'
 import { chainOutageOf } from '../chainHealth/chainOutage'
-import { downloadLinkOf } from '../fulfilment/downloadTokens'
+import { downloadLinkOf, downloadLinkOfToken } from '../fulfilment/downloadTokens'
 import type { RenderedEmail } from './renderOrderEmail'
-import { renderChainOutageEmail, renderOrderEmail } from './renderOrderEmail'
+import {
+  renderChainOutageEmail,
+  renderDownloadLinksEmail,
+  renderOrderEmail,
+} from './renderOrderEmail'
 
 /** The order an outbox message is about; null for the owner's alert about the chain source. */
 export const orderIdOf = (message: Pick<EmailOutbox, 'order'>): string | null =>
@@ -17,7 +21,8 @@ export const orderIdOf = (message: Pick<EmailOutbox, 'order'>): string | null =>
 
 /**
  * One outbox message as it is sent now: an order's message from the order (with a fresh download
- * link), the chain source alert from the chain health row. Null when its order no longer exists.
+ * link), the buyer's new download links from their tokens, the chain source alert from the chain
+ * health row. Null when its order no longer exists.
  */
 export async function renderOutboxMessage({
   payload,
@@ -30,6 +35,8 @@ export async function renderOutboxMessage({
   shop: ShopInfo
   chain: ChainAlertSettings
 }): Promise<RenderedEmail | null> {
+  if (message.kind === 'download-links')
+    return renderDownloadLinksMessage({ payload, message, shop })
   const orderId = orderIdOf(message)
   if (!isOrderEmailKind(message.kind) || !orderId)
     return renderChainOutageEmail({
@@ -50,6 +57,49 @@ export async function renderOutboxMessage({
     shop,
     download: link && { ...link, url: `${shop.publicUrl}${link.path}` },
   })
+}
+
+/**
+ * The buyer's fresh download links: each token of the message unsealed now, with its order.
+ * Null when none of them can be rendered (its orders gone, or the secret changed).
+ */
+async function renderDownloadLinksMessage({
+  payload,
+  message,
+  shop,
+}: {
+  payload: Payload
+  message: EmailOutbox
+  shop: ShopInfo
+}): Promise<RenderedEmail | null> {
+  const ids = (message.downloadTokens ?? []).map((t) => (typeof t === 'object' ? t.id : t))
+  if (ids.length === 0) return null
+  const tokens = await payload.find({
+    collection: slugs.downloadTokens,
+    where: { id: { in: ids } },
+    sort: 'createdAt',
+    depth: 0,
+    limit: 0,
+    pagination: false,
+  })
+  const docs = tokens.docs as DownloadToken[]
+  const orders = await payload.find({
+    collection: slugs.orders,
+    where: { id: { in: docs.map((token) => token.order as string) } },
+    depth: 0,
+    limit: 0,
+    pagination: false,
+    joins: false,
+  })
+  const orderById = new Map((orders.docs as Order[]).map((order) => [order.id, order]))
+  const links: OrderDownloadLink[] = []
+  for (const token of docs) {
+    const link = downloadLinkOfToken(payload, token)
+    const order = orderById.get(token.order as string)
+    if (link && order)
+      links.push({ order, download: { ...link, url: `${shop.publicUrl}${link.path}` } })
+  }
+  return links.length > 0 ? renderDownloadLinksEmail({ shop, links }) : null
 }
 
 /**

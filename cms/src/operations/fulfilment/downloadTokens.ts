@@ -56,28 +56,29 @@ export async function findDownloadTokenOf(
   return (found.docs[0] as DownloadToken | undefined) ?? null
 }
 
+type NewDownloadToken = {
+  payload: Payload
+  orderId: string
+  productId: string | number
+  ttlHours: number
+  maxUses: number
+  /** The request whose transaction the token belongs to. */
+  req?: PayloadRequest
+}
+
 /**
- * The order's download token, created on the first call only: a worker restarted after a crash
- * finds the one it made before instead of issuing a second.
+ * A new download token for the order, with its own lifetime and uses: the first one at
+ * delivery, and each fresh link a buyer asks for or the owner sends. Earlier tokens keep their
+ * own limits.
  */
-export async function issueDownloadToken({
+export async function createDownloadToken({
   payload,
   orderId,
   productId,
   ttlHours,
   maxUses,
   req,
-}: {
-  payload: Payload
-  orderId: string
-  productId: string | number
-  ttlHours: number
-  maxUses: number
-  /** The request whose transaction the token belongs to (the Orders status seam's). */
-  req?: PayloadRequest
-}): Promise<DownloadToken> {
-  const existing = await findDownloadTokenOf(payload, orderId, req)
-  if (existing) return existing
+}: NewDownloadToken): Promise<DownloadToken> {
   const token = crypto.randomBytes(32).toString('base64url')
   return (await payload.create({
     req,
@@ -95,20 +96,38 @@ export async function issueDownloadToken({
   })) as DownloadToken
 }
 
+/**
+ * The order's download token, created on the first call only: a worker restarted after a crash
+ * finds the one it made before instead of issuing a second.
+ */
+export async function issueDownloadToken(options: NewDownloadToken): Promise<DownloadToken> {
+  const existing = await findDownloadTokenOf(options.payload, options.orderId, options.req)
+  return existing ?? createDownloadToken(options)
+}
+
 /** "/download/pdf/<token>" for the order's token, or null when it has none. */
 export async function downloadUrlOf(payload: Payload, orderId: string): Promise<string | null> {
   return (await downloadLinkOf(payload, orderId))?.path ?? null
 }
 
-/** The order's download link with its limits (for the paid e-mail), or null. */
-export async function downloadLinkOf(
+export type DownloadLinkPath = { path: string; expiresAt: string; maxUses: number }
+
+/** A token's link with its limits (for the e-mails), or null when it cannot be unsealed. */
+export function downloadLinkOfToken(
   payload: Payload,
-  orderId: string,
-): Promise<{ path: string; expiresAt: string; maxUses: number } | null> {
-  const doc = await findDownloadTokenOf(payload, orderId)
-  if (!doc?.tokenSealed) return null
-  const token = unseal(payload, doc.tokenSealed)
+  doc: Pick<DownloadToken, 'tokenSealed' | 'expiresAt' | 'maxUses'>,
+): DownloadLinkPath | null {
+  const token = doc.tokenSealed ? unseal(payload, doc.tokenSealed) : null
   return token
     ? { path: downloadPath(token), expiresAt: doc.expiresAt, maxUses: doc.maxUses }
     : null
+}
+
+/** The order's first download link with its limits (for the paid e-mail), or null. */
+export async function downloadLinkOf(
+  payload: Payload,
+  orderId: string,
+): Promise<DownloadLinkPath | null> {
+  const doc = await findDownloadTokenOf(payload, orderId)
+  return doc ? downloadLinkOfToken(payload, doc) : null
 }

@@ -76,6 +76,15 @@ export const takeOrderAction = (
     body,
   )
 
+/** E-mails the buyer of a paid PDF order a fresh download link (recorded in the history). */
+export const sendNewDownloadLink = (id: string) =>
+  adminRequest<AdminOrderDetail>(
+    'POST',
+    `/orders/${encodeURIComponent(id)}/download-link`,
+    'Failed to send a new download link.',
+    {},
+  )
+
 /** Asks the payment worker to look at the order's address now. */
 export const requestRecheck = (id: string) =>
   adminRequest<AdminOrderDetail>(

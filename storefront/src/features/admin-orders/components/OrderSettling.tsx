@@ -46,6 +46,7 @@ const HISTORY_LABELS: Record<AdminOrderEvent['action'], string> = {
   settle: 'Settled',
   recheck: 'Chain check requested',
   tracking: 'Tracking number corrected',
+  'download-link': 'New download link sent',
 }
 
 /** The actions this order offers now: status moves from the table, a refund once money came. */

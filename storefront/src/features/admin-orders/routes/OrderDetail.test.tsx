@@ -1,5 +1,6 @@
 import type { AdminOrderDetail } from '@shop/domain'
 import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { MemoryRouter, Route, Routes } from 'react-router-dom'
 import { SWRConfig } from 'swr'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -45,12 +46,16 @@ const order: AdminOrderDetail = {
   history: [],
 }
 
-function renderOrder(shown: AdminOrderDetail) {
+function renderOrder(shown: AdminOrderDetail, posted: AdminOrderDetail = shown) {
+  const posts: string[] = []
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') posts.push(String(input))
       const body = String(input).startsWith('/api/admin/orders/')
-        ? shown
+        ? init?.method === 'POST'
+          ? posted
+          : shown
         : { isAuthenticated: true, admin: { id: 1, email: 'owner@example.com', name: null } }
       return new Response(JSON.stringify(body), {
         status: 200,
@@ -69,6 +74,7 @@ function renderOrder(shown: AdminOrderDetail) {
       </AdminSessionProvider>
     </SWRConfig>,
   )
+  return posts
 }
 
 afterEach(() => {
@@ -91,5 +97,46 @@ describe('the admin order page', () => {
     renderOrder(order)
     await screen.findByText('reader@example.com')
     expect(screen.queryByText(/Needs attention/)).not.toBeInTheDocument()
+  })
+
+  it('sends the buyer of a paid PDF order a new download link and shows it in the history', async () => {
+    const paid = { ...order, status: 'PAID' as const, amountSatoshiReceived: 62_250_000 }
+    const sent = {
+      ...paid,
+      history: [
+        {
+          at: '2026-11-21T09:00:00.000Z',
+          by: 'owner@example.com',
+          action: 'download-link' as const,
+          fromStatus: 'PAID' as const,
+          toStatus: 'PAID' as const,
+          note: 'Sent to reader@example.com',
+          txid: null,
+        },
+      ],
+    }
+    const posts = renderOrder(paid, sent)
+    await userEvent.click(await screen.findByRole('button', { name: 'Send a new download link' }))
+    expect(await screen.findByText('New download link sent')).toBeInTheDocument()
+    expect(screen.getByText('Sent to reader@example.com')).toBeInTheDocument()
+    expect(posts).toEqual([`/api/admin/orders/${ID}/download-link`])
+  })
+
+  it.each([
+    ['an unpaid PDF order', order],
+    [
+      'a printed order',
+      {
+        ...order,
+        status: 'PROCESSING_DELIVERY' as const,
+        product: { ...order.product, type: 'PHYSICAL' as const },
+      },
+    ],
+  ])('offers no new download link for %s', async (_name, shown) => {
+    renderOrder(shown)
+    await screen.findByText('reader@example.com')
+    expect(
+      screen.queryByRole('button', { name: 'Send a new download link' }),
+    ).not.toBeInTheDocument()
   })
 })

@@ -11,6 +11,7 @@ import { ApiError } from '@/lib/api-client'
 
 import type { AdminOrderDetail, AdminPayment } from '../api/orders'
 import { correctTracking, getOrder, markShipped } from '../api/orders'
+import { DownloadLinkAction } from '../components/DownloadLinkAction'
 import { OrderHistory, OrderSettling } from '../components/OrderSettling'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
 import {
@@ -236,7 +237,13 @@ export function OrderDetailRoute() {
               {order.shippedAt ? <Row label="Shipped">{dateTime(order.shippedAt)}</Row> : null}
             </dl>
           ) : (
-            <p className="muted">Digital book: delivered by download link, nothing to ship.</p>
+            <>
+              <p className="muted">Digital book: delivered by download link, nothing to ship.</p>
+              <DownloadLinkAction
+                order={order}
+                onChanged={(updated) => void mutate(updated, { revalidate: false })}
+              />
+            </>
           )}
           {order.status === 'SHIPPED' ? (
             <>
