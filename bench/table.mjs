@@ -32,6 +32,7 @@ export function rowsOf(r) {
   if (r.checkout) checkoutRows(r.checkout, adder('Checkout (50 buyers)'))
   if (r.detection) detectionRows(r.detection, adder('Payment detection (3 req/s chain budget)'))
   if (r.lifetime) lifetimeRows(r.lifetime, adder('Chain calls per order over its life'))
+  if (r.doubt) doubtRows(r.doubt, adder('Window of doubt up to the deadline (polling)'))
   if (r.pages) pagesRows(r.pages, adder('Pages (Lighthouse mobile)'))
   if (r.memory) memoryRows(r.memory, adder('Memory (RSS MB)'))
   return rows
@@ -144,9 +145,12 @@ function detectionRows(detection, add) {
     // The push stream down is the fallback, measured beside (no target of its own: the
     // shop's detection is the rows above, with the stream up).
     const fallback = d.label !== undefined
+    // Polling alone keeps the window of doubt within 10 s, so a payment is seen within it.
     add(`${label}: median`, d.medianMs, 'ms', {
       detail: `max ${d.maxMs} ms${fallback ? '; polling alone' : ''}`,
-      ...(fallback ? {} : { target: '< 1000 ms', met: d.medianMs < 1000 }),
+      ...(fallback
+        ? { target: 'max <= 10000 ms', met: d.maxMs <= 10_000 }
+        : { target: '< 1000 ms', met: d.medianMs < 1000 }),
     })
     add(`${label}: chain calls`, d.callsPerMinute, '/min', {
       target: '<= 180 /min',
@@ -155,6 +159,21 @@ function detectionRows(detection, add) {
     add(`${label}: block to PAID`, d.paidMedianMs, 'ms', {
       detail: `max ${d.paidMaxMs} ms`,
     })
+  }
+}
+
+function doubtRows(doubt, add) {
+  for (const d of doubt) {
+    const detail = `median order ${(d.medianMs / 1000).toFixed(1)} s; ${d.callsPerSecond} calls/s; ${d.ordersMeasured} orders`
+    // Within the free budget (3 requests/s, 20 addresses a call) up to about 100 open orders;
+    // beyond, the row shows how the window grows.
+    const bounded = d.openOrders <= 100
+    add(
+      `${d.openOrders} open, stream ${d.stream}: widest window`,
+      +(d.maxMs / 1000).toFixed(1),
+      's',
+      bounded ? { detail, target: '<= 10 s', met: d.maxMs <= 10_000 } : { detail },
+    )
   }
 }
 

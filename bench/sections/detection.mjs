@@ -1,7 +1,8 @@
 // Payment detection: the worker against the chain simulator at WhatsOnChain's 3 requests/s,
 // with N watched orders in the database; three payments at each size, each timed from the
 // wallet's broadcast to PAYMENT_DETECTED and from its block to PAID, and the chain calls a
-// minute meanwhile. The largest size is measured again with the push stream down.
+// minute meanwhile. The largest size is measured again with the push stream down, and with it
+// connected but deaf.
 import crypto from 'node:crypto'
 
 import { Utils } from '@bsv/sdk'
@@ -35,6 +36,17 @@ export async function benchDetection() {
     }
   } finally {
     await postJson(`${simBase}/simulator/push`, { on: true })
+  }
+  // And with the stream connected but deaf (pings and block headers, no mempool frames): the
+  // worker must find it out and poll as if it were down.
+  await postJson(`${simBase}/simulator/faults`, { deafStream: true })
+  try {
+    rows[`${largest}-deaf`] = {
+      label: `${largest} watched, push stream deaf`,
+      ...(await detectionTrials(`detection ${largest}, deaf stream`, pdf)),
+    }
+  } finally {
+    await postJson(`${simBase}/simulator/faults`, { deafStream: false })
   }
   run.results.detection = rows
   await removeWatchedOrders()

@@ -39,4 +39,41 @@ export async function benchLifetime() {
     rows.push(row)
   }
   run.results.lifetime = rows
+  await benchWindowOfDoubt()
+}
+
+/**
+ * The window of doubt up to the deadline, from the worker's own schedule over virtual time
+ * (payment-worker/src/watch/doubt.ts): polling alone with 1, 100 and 1,000 orders open at once,
+ * and with a deaf stream (connected, no mempool transactions).
+ */
+async function benchWindowOfDoubt() {
+  const outfile = workPath('doubt.mjs')
+  await build({
+    ...esbuildOptions,
+    entryPoints: [`${root}/payment-worker/src/watch/doubt.ts`],
+    outfile,
+  })
+  const { windowOfDoubt, DEFAULT_DOUBT_SETTINGS } = await import(pathToFileURL(outfile).href)
+  fs.rmSync(outfile, { force: true })
+  const cases = [
+    [1, 'off'],
+    [100, 'off'],
+    [1000, 'off'],
+    [100, 'deaf'],
+  ]
+  const rows = []
+  for (const [openOrders, stream] of cases) {
+    const row = windowOfDoubt({
+      openOrders,
+      stream,
+      settings: DEFAULT_DOUBT_SETTINGS,
+      lifetimes: 1,
+    })
+    log(
+      `window of doubt, ${openOrders} open, stream ${stream}: widest ${(row.maxMs / 1000).toFixed(1)} s (median order ${(row.medianMs / 1000).toFixed(1)} s, ${row.callsPerSecond} calls/s)`,
+    )
+    rows.push(row)
+  }
+  run.results.doubt = rows
 }

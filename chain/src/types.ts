@@ -9,6 +9,11 @@ export type AddressTransaction = {
 export type HistoryScope = 'all' | 'unconfirmed'
 
 export type ChainSource = {
+  /**
+   * Requests the source lets begin in any one second (WhatsOnChain: 3 without a key): the
+   * worker plans its passes within it.
+   */
+  requestsPerSecond?: number
   /** Height of the best block. */
   getTipHeight: () => Promise<number>
   /**

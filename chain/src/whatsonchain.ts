@@ -555,6 +555,7 @@ export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSou
 
   return {
     baseUrl,
+    requestsPerSecond: limitPerSecond,
     async waitForRoom() {
       let waited = false
       try {

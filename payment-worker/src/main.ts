@@ -6,7 +6,7 @@ import { loadEmailRenderer } from '@shop/cms/engine'
 import { holdProcessOpen, runProcess, settingsOrExit } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
 import type { Env } from '@shop/cms/process'
-import { connectChainFeed, createWhatsOnChainClient } from '@shop/chain'
+import { createChainSource } from '@shop/chain'
 import os from 'node:os'
 
 import { heartbeatWriter } from './heartbeat'
@@ -25,11 +25,14 @@ async function main() {
   // The worker sends the e-mails: the renderer loads now, not in the pass that finds a payment
   // (the web process never loads it).
   if (env.emailDelivery !== 'off') await loadEmailRenderer()
-  const chain = createWhatsOnChainClient({
-    baseUrl: env.wocApiUrl,
+  // The chain source, chosen by the settings in one place (chain/src/source.ts).
+  const source = createChainSource({
+    kind: env.chainSource,
+    apiUrl: env.wocApiUrl,
     apiKey: env.wocApiKey,
     maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
     dailyCap: env.wocDailyCap,
+    socketUrl: env.wocSocketUrl,
   })
   release()
   const lease = createLeaseHolder({
@@ -40,34 +43,30 @@ async function main() {
   })
   const worker = startPaymentWorker({
     payload,
-    chain,
+    chain: source.chain,
     logger,
     settings: env,
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
     crashAt: crashPoints(env.workerCrashAt, logger),
   })
-  // Push where WhatsOnChain offers it, polling always (chain/src/feed.ts). Logged without its
-  // query: a key an owner puts there never reaches the logs.
-  const pushUrl = env.wocSocketUrl ? withoutQuery(env.wocSocketUrl) : 'off'
-  const feed = env.wocSocketUrl
-    ? connectChainFeed({
-        url: env.wocSocketUrl,
-        onTransaction: (tx) => worker.pushed.transaction(tx),
-        onBlock: ({ height }) => worker.pushed.block(height),
-        onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
-        onStatus: ({ connected, error }) => {
-          worker.pushed.connected(connected)
-          if (connected) logger.info({ url: pushUrl }, 'chain push stream connected')
-          else
-            logger.warn({ url: pushUrl, error }, 'chain push stream down; polling carries on alone')
-        },
-      })
-    : undefined
+  // Push where the source offers it, polling always (chain/src/feed.ts); the stream slows the
+  // looks only while it carries mempool transactions (worker/trust.ts).
+  const pushUrl = source.describe.push
+  const feed = source.connectFeed?.({
+    onTransaction: (tx) => worker.pushed.transaction(tx),
+    onBlock: ({ height }) => worker.pushed.block(height),
+    onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
+    onStatus: ({ connected, error }) => {
+      worker.pushed.connected(connected)
+      if (connected) logger.info({ url: pushUrl }, 'chain push stream connected')
+      else logger.warn({ url: pushUrl, error }, 'chain push stream down; polling carries on alone')
+    },
+  })
   logger.info(
     {
-      chain: env.chainSource,
-      url: env.wocApiUrl,
+      chain: source.describe.source,
+      url: source.describe.url,
       push: pushUrl,
       confirmations: env.confirmationsRequired,
       pollMs: env.workerFastPollMs,
@@ -113,11 +112,6 @@ function crashPoints(
       },
     }
   return undefined
-}
-
-function withoutQuery(url: string): string {
-  const u = new URL(url)
-  return `${u.protocol}//${u.host}${u.pathname}`
 }
 
 runProcess('The payment worker', main)

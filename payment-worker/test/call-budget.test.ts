@@ -52,10 +52,7 @@ beforeAll(async () => {
     payload: h.shop.payload,
     chain,
     logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
-    settings: {
-      ...loadEnv(),
-      wocMaxRequestsPerSecond: LIMIT_PER_SECOND,
-    },
+    settings: loadEnv(),
   })
 })
 

@@ -49,6 +49,8 @@ beforeAll(async () => {
   const client = simulatorClient(h.simulator)
   const chain: ChainSource = {
     ...client,
+    // The worker's budget: 6 requests a second (the simulator itself answers more).
+    requestsPerSecond: 6,
     getAddressHistories: async (addresses, scope = 'all') => {
       calls.push({ scope, addresses })
       const during = duringNextCall
@@ -61,7 +63,7 @@ beforeAll(async () => {
   ;({ worker, moveClock } = await startWorkerPastTip(h, {
     chain,
     // Six calls a pass (6 requests/s, one-second passes): older orders fill them.
-    settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
+    settings: { workerFastPollMs: 1000 },
   }))
   // Its first pass saw the tip (a minute ago by its clock) and started on older orders.
 })

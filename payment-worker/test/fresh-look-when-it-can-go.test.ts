@@ -39,6 +39,8 @@ beforeAll(async () => {
   const client = simulatorClient(h.simulator)
   const chain: ChainSource = {
     ...client,
+    // The worker's budget: 6 requests a second (the simulator itself answers more).
+    requestsPerSecond: 6,
     waitForRoom: async () => {
       roomAsked += 1
       looksWhenAsked.push(looks.length)
@@ -54,7 +56,7 @@ beforeAll(async () => {
   worker = (
     await startWorkerPastTip(h, {
       chain,
-      settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 1000 },
+      settings: { workerFastPollMs: 1000 },
     })
   ).worker
   // Its first pass saw the tip (a minute ago by its clock): orders placed from now on are first

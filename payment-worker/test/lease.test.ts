@@ -122,4 +122,27 @@ describe('the worker lease', () => {
     ).docs
     expect(new Date(given!.expiresAt).getTime()).toBeLessThan(Date.now())
   })
+
+  it('detects a payment made 5 s after the holder is SIGKILLed within two lease periods plus 5 s', async () => {
+    const holder = startWorker()
+    await waitFor(async () => holds(holder), { timeoutMs: 60_000 })
+    const standby = startWorker()
+    await waitFor(async () => standsBy(standby), { timeoutMs: 60_000 })
+    // A buyer at the pay screen when the holder dies: its order is fresh.
+    const orderId = await createOrder(h.shop, pdfId)
+    holder.child.kill('SIGKILL')
+    const killedAt = Date.now()
+    await holder.exited
+    await waitFor(async () => Date.now() >= killedAt + 5_000, { timeoutMs: 10_000, intervalMs: 50 })
+    expect((await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })).status).toBe(
+      200,
+    )
+    const bound = 2 * LEASE_SECONDS * 1000 + 5_000
+    await waitForStatus(h.shop.payload, orderId, 'PAID', killedAt + bound - Date.now())
+    console.log(`[lease] paid ${Date.now() - killedAt} ms after the holder was killed`)
+    expect(Date.now() - killedAt).toBeLessThanOrEqual(bound)
+    expect(holds(standby)).toBe(true)
+    standby.child.kill('SIGTERM')
+    expect(await standby.exited).toBe(0)
+  })
 })

@@ -46,6 +46,8 @@ beforeAll(async () => {
   const client = simulatorClient(h.simulator)
   const chain: ChainSource = {
     ...client,
+    // The worker's budget: 6 requests a second (the simulator itself answers more).
+    requestsPerSecond: 6,
     getAddressHistories: async (addresses, scope, options) => {
       if (options?.background) {
         backgroundCalls += 1
@@ -57,7 +59,7 @@ beforeAll(async () => {
   worker = (
     await startWorkerPastTip(h, {
       chain,
-      settings: { wocMaxRequestsPerSecond: 6, workerFastPollMs: 200 },
+      settings: { workerFastPollMs: 200 },
     })
   ).worker
   // Its first pass saw the tip (a minute ago by its clock): orders placed from now on are first

@@ -23,7 +23,6 @@ export type WorkerSettings = Pick<
   | 'publicUrl'
   | 'workerFastPollMs'
   | 'workerSlowPollMs'
-  | 'wocMaxRequestsPerSecond'
   | 'paymentGraceSeconds'
   | 'paymentMissingMinutes'
   | 'emailsPerAddressPerHour'
@@ -81,7 +80,7 @@ export type WorkerContext = WorkerDeps & {
   /** PAYMENT_GRACE_SECONDS in milliseconds. */
   graceMs: number
   watchSettings: WatchSettings
-  /** The chain calls one pass may make (WOC_MAX_REQUESTS_PER_SECOND over a fast poll). */
+  /** The chain calls one pass may make (the chain source's requests a second over a fast poll). */
   callsPerPass: number
   /** How often the chain's tip is read. */
   tipPollMs: number
@@ -176,6 +175,9 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** The request budget of a chain source that does not say its own (WhatsOnChain's free one). */
+const DEFAULT_REQUESTS_PER_SECOND = 3
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export function createContext(
@@ -192,7 +194,9 @@ export function createContext(
     callsPerPass: Math.max(
       2,
       Math.round(
-        (settings.wocMaxRequestsPerSecond * Math.max(settings.workerFastPollMs, 1000)) / 1000,
+        ((deps.chain.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) *
+          Math.max(settings.workerFastPollMs, 1000)) /
+          1000,
       ),
     ),
     tipPollMs: Math.min(settings.workerSlowPollMs, 5000),
