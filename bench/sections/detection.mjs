@@ -25,28 +25,31 @@ export async function benchDetection() {
     rows[size] = await detectionTrials(`detection ${size}`, pdf)
     have += 3
   }
-  // The same at the largest size with WhatsOnChain's push stream down: polling alone, as the
-  // worker goes on when the stream drops.
+  // The same at the largest size with WhatsOnChain's push stream down (polling alone, as the
+  // worker goes on when the stream drops), and with it connected but deaf (pings and block
+  // headers, no mempool frames: the worker must find it out and poll as if it were down).
   const largest = run.sizes.at(-1)
-  await postJson(`${simBase}/simulator/push`, { on: false })
-  try {
-    rows[`${largest}-polling`] = {
-      label: `${largest} watched, push stream down`,
-      ...(await detectionTrials(`detection ${largest}, polling only`, pdf)),
+  const fallbacks = [
+    ['polling', 'push stream down', 'polling only', '/simulator/push', { on: false }, { on: true }],
+    [
+      'deaf',
+      'push stream deaf',
+      'deaf stream',
+      '/simulator/faults',
+      { deafStream: true },
+      { deafStream: false },
+    ],
+  ]
+  for (const [key, label, name, path, on, off] of fallbacks) {
+    await postJson(`${simBase}${path}`, on)
+    try {
+      rows[`${largest}-${key}`] = {
+        label: `${largest} watched, ${label}`,
+        ...(await detectionTrials(`detection ${largest}, ${name}`, pdf)),
+      }
+    } finally {
+      await postJson(`${simBase}${path}`, off)
     }
-  } finally {
-    await postJson(`${simBase}/simulator/push`, { on: true })
-  }
-  // And with the stream connected but deaf (pings and block headers, no mempool frames): the
-  // worker must find it out and poll as if it were down.
-  await postJson(`${simBase}/simulator/faults`, { deafStream: true })
-  try {
-    rows[`${largest}-deaf`] = {
-      label: `${largest} watched, push stream deaf`,
-      ...(await detectionTrials(`detection ${largest}, deaf stream`, pdf)),
-    }
-  } finally {
-    await postJson(`${simBase}/simulator/faults`, { deafStream: false })
   }
   run.results.detection = rows
   await removeWatchedOrders()

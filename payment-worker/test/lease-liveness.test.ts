@@ -14,6 +14,7 @@ import {
   paymentsOf,
   payInTestMode,
   productIdOf,
+  recordingLogger,
   simulatorClient,
   startPaymentsHarness,
   waitFor,
@@ -40,24 +41,10 @@ afterAll(async () => {
   await h?.close()
 })
 
-type Logged = { level: string; msg: string; err?: unknown }
-
 /** A worker in this process, holding the real lease, its log kept. */
 async function leasedWorker(chain: ChainSource) {
   const { loadEnv } = await import('@shop/cms/process')
-  const logs: Logged[] = []
-  const record = (level: string) => (obj: unknown, msg?: string) =>
-    logs.push(
-      typeof obj === 'string'
-        ? { level, msg: obj }
-        : { level, msg: msg ?? '', ...(obj as Record<string, unknown>) },
-    )
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: () => {},
-  } as never
+  const { logs, logger } = recordingLogger()
   const lease = createLeaseHolder({
     payload: h.shop.payload,
     holder: `${os.hostname()}:lease-liveness`,
@@ -73,12 +60,14 @@ async function leasedWorker(chain: ChainSource) {
   })
   /** What says the lease was lost, or a write refused for it. */
   const leaseLost = () =>
-    logs.filter(
-      (l) =>
-        l.msg.startsWith('payment worker lost its lease') ||
-        (l.err as Error | undefined)?.name === 'LeaseLostError' ||
-        String((l.err as Error | undefined)?.message).includes('lease was lost'),
-    )
+    logs.filter(({ msg, obj }) => {
+      const err = obj.err as Error | undefined
+      return (
+        msg.startsWith('payment worker lost its lease') ||
+        err?.name === 'LeaseLostError' ||
+        String(err?.message).includes('lease was lost')
+      )
+    })
   return { worker, logs, leaseLost }
 }
 

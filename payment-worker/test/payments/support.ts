@@ -65,17 +65,7 @@ export async function startPaymentsHarness({
   })
   const { loadEnv } = await import('@shop/cms/process')
   const settings = loadEnv()
-  const logs: PaymentsHarness['logs'] = []
-  const record = (level: string) => (obj: unknown, msg?: string) => {
-    if (typeof obj === 'string') logs.push({ msg: obj, obj: { level } })
-    else logs.push({ msg: msg ?? '', obj: { level, ...(obj as Record<string, unknown>) } })
-  }
-  const logger = {
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    debug: () => {},
-  } as never
+  const { logs, logger } = recordingLogger()
   const chain = simulatorClient(simulator)
   // As the worker's main does: the e-mail renderer is loaded before the worker starts.
   await loadEmailRenderer()
@@ -98,6 +88,22 @@ export async function startPaymentsHarness({
       await simulator.close()
     },
   }
+}
+
+/** A worker's logger that keeps every line it is given (message, level and fields). */
+export function recordingLogger() {
+  const logs: PaymentsHarness['logs'] = []
+  const record = (level: string) => (obj: unknown, msg?: string) => {
+    if (typeof obj === 'string') logs.push({ msg: obj, obj: { level } })
+    else logs.push({ msg: msg ?? '', obj: { level, ...(obj as Record<string, unknown>) } })
+  }
+  const logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: () => {},
+  } as never
+  return { logs, logger }
 }
 
 /**
