@@ -65,7 +65,8 @@ const COLLECTIONS: Record<string, Row> = {
   [slugs.rateLimits]: row(adminOnly, nobody),
   [slugs.emailOutbox]: row(adminOnly, nobody),
   [slugs.webhookDeliveries]: row(adminOnly, nobody),
-  [slugs.downloadTokens]: { read: adminOnly, create: nobody, update: adminOnly, delete: nobody },
+  // Issued by delivery, the buyer's request for a new link and the owner's reissue only.
+  [slugs.downloadTokens]: row(adminOnly, nobody),
 }
 
 const GLOBALS = Object.values(globalSlugs)

@@ -89,12 +89,13 @@ describe('no lockout: the owner still signs in after guesses', () => {
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401])
     // Three free failures, then 1 s and 2 s between attempts: the fifth waits 3 s.
     expect(elapsed).toBeGreaterThanOrEqual(3000)
-    // The Local API counts in the same throttle: the account's next turn is 4 s away.
-    const localStarted = stopwatch()
+    // The Local API counts in the same throttle: the account's next turn is 4 s after the
+    // fifth's, 7 s after the first guess (timed from there: the fifth's answer, hashed after its
+    // turn, may come late on a loaded machine and leave less than 4 s of the wait to see).
     await expect(
       shop.payload.login({ collection: slugs.staff, data: owner }),
     ).resolves.toMatchObject({ token: expect.any(String) })
-    expect(localStarted()).toBeGreaterThanOrEqual(3000)
+    expect(started()).toBeGreaterThanOrEqual(7000)
   })
 })
 
