@@ -143,7 +143,15 @@ describe('production start-up', () => {
     expect(loadEnv({ DATABASE_URI: 'mongodb+srv://cluster.example/shop' }).databaseEngine).toBe(
       'mongodb',
     )
-    expect(() => loadEnv({ DATABASE_URI: 'postgres://nope' })).toThrow(EnvError)
+    expect(() => loadEnv({ DATABASE_URI: 'mysql://nope' })).toThrow(EnvError)
+  })
+
+  it('selects PostgreSQL for a postgres URI', () => {
+    for (const uri of ['postgres://shop@db:5432/shop', 'postgresql://shop@db/shop'])
+      expect(loadEnv({ DATABASE_URI: uri })).toMatchObject({
+        databaseEngine: 'postgres',
+        databaseUri: uri,
+      })
   })
 })
 

@@ -210,9 +210,7 @@ function productionProblems(e: RawSettings): string[] {
 /** The settings object the shop reads, made from the checked raw settings. */
 function toSettings(e: RawSettings) {
   const isProduction = e.NODE_ENV === 'production'
-  const engine: 'sqlite' | 'mongodb' = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI)
-    ? 'mongodb'
-    : 'sqlite'
+  const engine = databaseEngineOf(e.DATABASE_URI)
   const dataDir = fromRoot(e.DATA_DIR)
   const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
   return {
@@ -226,7 +224,10 @@ function toSettings(e: RawSettings) {
     logLevel: e.LOG_LEVEL,
     databaseUri: resolveDatabaseUri(e.DATABASE_URI),
     databaseEngine: engine,
-    /** Test mode pushes the SQLite schema on start; only one process should (the web process). */
+    /**
+     * Test mode pushes the schema (SQLite or PostgreSQL) on start; only one process should (the
+     * web process). Production never pushes: it applies the engine's migrations at start.
+     */
     dbPush: !isProduction && e.DB_PUSH !== 'false',
     payloadSecret: e.PAYLOAD_SECRET,
     dataDir,
@@ -382,11 +383,11 @@ const settingsSchema = (options: { isBuild: boolean }) =>
   schema
     .superRefine((e, ctx) => {
       for (const message of settingProblems(e, options)) ctx.addIssue({ code: 'custom', message })
-      const engine = /^mongodb(\+srv)?:\/\//.test(e.DATABASE_URI) ? 'mongodb' : 'sqlite'
-      if (engine === 'sqlite' && !e.DATABASE_URI.startsWith('file:'))
+      if (databaseEngineOf(e.DATABASE_URI) === 'sqlite' && !e.DATABASE_URI.startsWith('file:'))
         ctx.addIssue({
           code: 'custom',
-          message: 'DATABASE_URI must be a mongodb:// URI or a file: path for SQLite.',
+          message:
+            'DATABASE_URI must be a postgres:// or mongodb:// URI, or a file: path for SQLite.',
         })
     })
     .transform(toSettings)
@@ -398,6 +399,13 @@ export class EnvError extends Error {
     super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
     this.name = 'EnvError'
   }
+}
+
+/** The database engine a DATABASE_URI selects: its scheme, SQLite for a file: path. */
+export function databaseEngineOf(uri: string): 'sqlite' | 'postgres' | 'mongodb' {
+  if (/^postgres(ql)?:\/\//.test(uri)) return 'postgres'
+  if (/^mongodb(\+srv)?:\/\//.test(uri)) return 'mongodb'
+  return 'sqlite'
 }
 
 function resolveDatabaseUri(uri: string): string {

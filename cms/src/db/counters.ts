@@ -1,8 +1,8 @@
-import type { InStatement } from '@libsql/client'
+import type { InValue } from '@libsql/client'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, mongo, nowIso, sessionOf, sqliteFor } from './engine'
+import { engineOf, mongo, numbered, nowIso, postgresFor, sessionOf, sqliteFor } from './engine'
 
 /** The shop's counters: the next address index, and the chain looks the dashboard shows. */
 
@@ -29,19 +29,27 @@ async function incrementCounter(
       .lean()
     return Number(doc?.value)
   }
-  const result = await (await sqliteFor(payload, req)).execute(counterIncrement(name))
+  const statement = counterIncrement(name)
+  if (engineOf(payload) === 'postgres') {
+    // The upsert locks the counter's row until its transaction ends: never the same value twice.
+    const result = await (
+      await postgresFor(payload, req)
+    ).query(numbered(statement.sql), statement.args)
+    return Number(result.rows[0]?.value)
+  }
+  const result = await (await sqliteFor(payload, req)).execute(statement)
   return Number(result.rows[0]?.value)
 }
 
 /**
- * SQLite: adds `by` (one unless told) to the counter `name` (created at `by`), answering its new
- * value as `value`.
+ * SQLite and PostgreSQL (with `numbered`): adds `by` (one unless told) to the counter `name`
+ * (created at `by`), answering its new value as `value`.
  */
-export function counterIncrement(name: string, by = 1): InStatement {
+export function counterIncrement(name: string, by = 1): { sql: string; args: InValue[] } {
   const at = nowIso()
   return {
     sql: `INSERT INTO counters (name, value, updated_at, created_at) VALUES (?, ?, ?, ?)
-          ON CONFLICT (name) DO UPDATE SET value = value + excluded.value, updated_at = excluded.updated_at
+          ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value, updated_at = excluded.updated_at
           RETURNING value`,
     args: [name, by, at, at],
   }

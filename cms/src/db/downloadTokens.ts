@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, mongo, sqlite } from './engine'
+import { dateOf, engineOf, mongo, postgres, sqlite } from './engine'
 
 export type DownloadUse =
   | { ok: true; tokenId: string | number; orderId: string; productId: string | number }
@@ -39,6 +39,7 @@ export async function consumeDownloadUse({
       reason: new Date(String(existing.expiresAt)) <= now ? 'expired' : 'used-up',
     }
   }
+  if (engineOf(payload) === 'postgres') return consumeOnPostgres(payload, tokenHash, now)
   const client = sqlite(payload)
   const result = await client.execute({
     sql: `UPDATE download_tokens SET uses = uses + 1, updated_at = ?
@@ -47,21 +48,51 @@ export async function consumeDownloadUse({
     args: [now.toISOString(), tokenHash, now.toISOString()],
   })
   const row = result.rows[0]
-  if (row)
-    return {
-      ok: true,
-      tokenId: Number(row.id),
-      orderId: String(row.order_id),
-      productId: Number(row.product_id),
-    }
+  if (row) return usedOnce(row)
   const existing = await client.execute({
     sql: 'SELECT expires_at FROM download_tokens WHERE token_hash = ?',
     args: [tokenHash],
   })
   const found = existing.rows[0]
-  if (!found) return { ok: false, reason: 'unknown' }
-  return {
-    ok: false,
-    reason: String(found.expires_at) <= now.toISOString() ? 'expired' : 'used-up',
-  }
+  return refused(found ? dateOf(found.expires_at) : undefined, now)
+}
+
+/** A use counted: the token's row as the conditional UPDATE returned it. */
+const usedOnce = (row: Record<string, unknown>): DownloadUse => ({
+  ok: true,
+  tokenId: Number(row.id),
+  orderId: String(row.order_id),
+  productId: Number(row.product_id),
+})
+
+/** No use counted: why, from the token's expiry (none: no such token). */
+const refused = (expiresAt: Date | undefined, now: Date): DownloadUse =>
+  expiresAt === undefined
+    ? { ok: false, reason: 'unknown' }
+    : { ok: false, reason: expiresAt <= now ? 'expired' : 'used-up' }
+
+/**
+ * PostgreSQL: the same conditional UPDATE; a concurrent use waits for the row and checks
+ * `uses < max_uses` again on the row the other one left, so no use beyond the limit is counted.
+ */
+async function consumeOnPostgres(
+  payload: Payload,
+  tokenHash: string,
+  now: Date,
+): Promise<DownloadUse> {
+  const pool = postgres(payload)
+  const result = await pool.query(
+    `UPDATE download_tokens SET uses = uses + 1, updated_at = $1
+     WHERE token_hash = $2 AND uses < max_uses AND expires_at > $1
+     RETURNING id, order_id, product_id`,
+    [now.toISOString(), tokenHash],
+  )
+  const row = result.rows[0]
+  if (row) return usedOnce(row)
+  const existing = await pool.query(
+    'SELECT expires_at FROM download_tokens WHERE token_hash = $1',
+    [tokenHash],
+  )
+  const found = existing.rows[0]
+  return refused(found ? dateOf(found.expires_at) : undefined, now)
 }

@@ -6,15 +6,61 @@ import { hasBegun } from './sqlite-client'
 /**
  * The few writes that must be atomic under concurrency (two web processes, the worker), one
  * function each, with one implementation per database engine: a single conditional
- * `UPDATE ... RETURNING` on SQLite, a conditional `updateOne`/`findOneAndUpdate` on MongoDB.
- * Everything else goes through Payload's Local API.
+ * `UPDATE ... RETURNING` (or a row lock) on SQLite and PostgreSQL, a conditional
+ * `updateOne`/`findOneAndUpdate` on MongoDB. Everything else goes through Payload's Local API.
  */
 
-export type Engine = 'sqlite' | 'mongodb'
+export type Engine = 'sqlite' | 'postgres' | 'mongodb'
 
 export function engineOf(payload: Payload): Engine {
-  return payload.db.name === 'mongoose' ? 'mongodb' : 'sqlite'
+  const name = payload.db.name
+  if (name === 'mongoose') return 'mongodb'
+  if (name === 'postgres') return 'postgres'
+  return 'sqlite'
 }
+
+/** A PostgreSQL answer, as node-postgres shapes it (numeric columns come as strings). */
+export type PgResult = { rows: Record<string, unknown>[]; rowCount: number | null }
+
+/** Where PostgreSQL statements run: Payload's pool, or one connection inside a transaction. */
+export type PgRunner = { query: (text: string, values?: unknown[]) => Promise<PgResult> }
+
+/** A pool's connection, held for a transaction of our own and given back with `release`. */
+export type PgConnection = PgRunner & { release: (error?: Error | boolean) => void }
+
+export type PgPool = PgRunner & { connect: () => Promise<PgConnection> }
+
+/** Payload's PostgreSQL pool (node-postgres), shared with its own queries. */
+export function postgres(payload: Payload): PgPool {
+  const pool = (payload.db as unknown as { pool?: PgPool }).pool
+  if (!pool) throw new Error('The PostgreSQL pool is not connected.')
+  return pool
+}
+
+/**
+ * Where a statement of this module runs on PostgreSQL: on the connection of the request's open
+ * transaction when it has one (drizzle's transaction keeps it as `session.client`), otherwise on
+ * the pool, committing on its own.
+ */
+export async function postgresFor(
+  payload: Payload,
+  req?: Partial<PayloadRequest>,
+): Promise<PgRunner> {
+  const session = (await sessionOf(payload, req)) as
+    { db?: { session?: { client?: PgRunner } } } | undefined
+  const client = session?.db?.session?.client
+  return client ?? postgres(payload)
+}
+
+/** Our SQL is written with `?` placeholders (as on SQLite); PostgreSQL numbers them: `$1`... */
+export function numbered(sql: string): string {
+  let n = 0
+  return sql.replace(/\?/g, () => `$${++n}`)
+}
+
+/** A timestamp as PostgreSQL answers it (a Date) or SQLite stores it (ISO text). */
+export const dateOf = (value: unknown): Date =>
+  value instanceof Date ? value : new Date(String(value))
 
 export function sqlite(payload: Payload): Client {
   const client = (payload.db as unknown as { client?: Client }).client

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, mongo, sqlite } from './engine'
+import { engineOf, mongo, postgres, sqlite } from './engine'
 
 /** The payment worker's lease: one worker process watches the chain at a time. */
 export const WORKER_LEASE = 'payment-worker'
@@ -53,6 +53,8 @@ export async function claimLease({
       throw error
     }
   }
+  if (engineOf(payload) === 'postgres')
+    return claimOnPostgres({ payload, name, holder, expiresAt, now })
   const at = now.toISOString()
   const result = await sqlite(payload).execute({
     sql: `INSERT INTO leases (name, holder, epoch, expires_at, updated_at, created_at)
@@ -84,8 +86,48 @@ export async function releaseLease({
     await mongo(payload, slugs.leases).updateOne({ name, holder }, { $set: { expiresAt: past } })
     return
   }
+  if (engineOf(payload) === 'postgres') {
+    await postgres(payload).query(
+      'UPDATE leases SET expires_at = $1 WHERE name = $2 AND holder = $3',
+      [past.toISOString(), name, holder],
+    )
+    return
+  }
   await sqlite(payload).execute({
     sql: 'UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?',
     args: [past.toISOString(), name, holder],
   })
+}
+
+/**
+ * PostgreSQL: the same conditional upsert. Two claimants of a missing lease meet on its unique
+ * name (the second waits for the first's row, then its WHERE is checked against that row), and
+ * two claimants of a lapsed one on its row lock: one of them gets it.
+ */
+async function claimOnPostgres({
+  payload,
+  name,
+  holder,
+  expiresAt,
+  now,
+}: {
+  payload: Payload
+  name: string
+  holder: string
+  expiresAt: Date
+  now: Date
+}): Promise<number | null> {
+  const result = await postgres(payload).query(
+    `INSERT INTO leases (name, holder, epoch, expires_at, updated_at, created_at)
+     VALUES ($1, $2, 1, $3, $4, $4)
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,
+       epoch = CASE WHEN leases.holder = excluded.holder AND leases.expires_at >= $4
+         THEN leases.epoch ELSE leases.epoch + 1 END,
+       expires_at = excluded.expires_at, updated_at = excluded.updated_at
+     WHERE leases.holder = excluded.holder OR leases.expires_at < $4
+     RETURNING holder, epoch`,
+    [name, holder, expiresAt.toISOString(), now.toISOString()],
+  )
+  const row = result.rows[0]
+  return row?.holder === holder ? Number(row.epoch) : null
 }

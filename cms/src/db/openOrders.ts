@@ -3,7 +3,7 @@ import { ORDER_STATUS_GROUPS } from '@shop/domain'
 import type { Payload, PayloadRequest, Where } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, sqlite } from './engine'
+import { engineOf, numbered, postgres, sqlite } from './engine'
 
 /** The buyer's unpaid orders, counted for the open-order limits, on either engine. */
 
@@ -31,7 +31,7 @@ export type WaitingOrdersOf = {
 export type WaitingCounts = { byClient: number; byEmail: number }
 
 /**
- * SQLite: the waiting orders whose `column` is `key`, as a scalar subquery whose scan stops at
+ * SQLite and PostgreSQL (`numbered`): the waiting orders whose `column` is `key`, as a scalar subquery whose scan stops at
  * `limit` (a client with a thousand old orders costs no more than one with a few).
  */
 function boundedCount(
@@ -43,7 +43,7 @@ function boundedCount(
   const statuses = WAITING_STATUSES.map(() => '?').join(', ')
   return {
     sql: `(SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${column} = ?
-        AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?))`,
+        AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?) AS waiting)`,
     args: [key, ...WAITING_STATUSES, now, limit],
   }
 }
@@ -137,6 +137,10 @@ export async function countWaitingOrders({
     return { byClient: byClient.totalDocs, byEmail: byEmail.totalDocs }
   }
   const { sql, args } = waitingOrdersColumns({ limits, clientKey, email })
+  if (engineOf(payload) === 'postgres') {
+    const result = await postgres(payload).query(numbered(`SELECT ${sql}`), args)
+    return waitingCountsOf(result.rows[0] ?? {})
+  }
   const result = await sqlite(payload).execute({ sql: `SELECT ${sql}`, args })
   return waitingCountsOf(result.rows[0] ?? {})
 }

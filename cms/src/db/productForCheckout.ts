@@ -5,7 +5,7 @@ import type { Payload } from 'payload'
 import { isDocumentId } from '../api/ids'
 import { slugs } from '../collections/slugs'
 import type { Product } from '../payload-types'
-import { engineOf, sqlite } from './engine'
+import { dateOf, engineOf, numbered, postgres, sqlite } from './engine'
 
 /** What checkout reads of the product it sells. */
 export type CheckoutProduct = Pick<
@@ -52,15 +52,17 @@ export async function productForCheckout(
     })) as Product | null
     return product
   }
-  const result = await sqlite(payload).execute(
-    also
-      ? {
-          sql: SELECT_PRODUCT.replace(' FROM products', `, ${also.sql} FROM products`),
-          args: [...also.args, Number(id)],
-        }
-      : { sql: SELECT_PRODUCT, args: [Number(id)] },
-  )
-  const row = result.rows[0]
+  const statement = also
+    ? {
+        sql: SELECT_PRODUCT.replace(' FROM products', `, ${also.sql} FROM products`),
+        args: [...also.args, Number(id)],
+      }
+    : { sql: SELECT_PRODUCT, args: [Number(id)] }
+  // The same statement on both SQL engines; PostgreSQL numbers its parameters.
+  const row =
+    engineOf(payload) === 'postgres'
+      ? (await postgres(payload).query(numbered(statement.sql), statement.args)).rows[0]
+      : (await sqlite(payload).execute(statement)).rows[0]
   if (!row) return null
   return {
     id: Number(row.id),
@@ -70,7 +72,8 @@ export async function productForCheckout(
     shippingCostEUR: orNull(row.shipping_cost_e_u_r, Number),
     currentStock: Number(row.current_stock),
     isAvailable: orNull(row.is_available, (v) => Boolean(Number(v))),
-    deletedAt: orNull(row.deleted_at, String),
+    // SQLite stores the ISO text, PostgreSQL answers a Date: both read as Payload gives them.
+    deletedAt: orNull(row.deleted_at, (v) => dateOf(v).toISOString()),
     ...(also ? { also: row as Record<string, unknown> } : {}),
   }
 }

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, mongo, sqlite, withoutSync } from './engine'
+import { dateOf, engineOf, mongo, postgres, sqlite, withoutSync } from './engine'
 
 /**
  * Counts one hit (delta 1) or takes one back (delta -1, a request the limit skips) for `key` in
@@ -47,6 +47,8 @@ export async function countRateLimitHit({
       .lean()
     return { hits: Number(doc?.hits ?? first), resetAt: new Date(doc?.resetAt as Date) }
   }
+  if (engineOf(payload) === 'postgres')
+    return countOnPostgres({ payload, key, resetAt, now, delta })
   const at = now.toISOString()
   // A counter lost in a power cut harms nobody: no fsync, which would block the event loop for a
   // millisecond or more on every checkout.
@@ -77,8 +79,46 @@ export async function sweepRateLimits({ payload, before }: { payload: Payload; b
     })
     return
   }
+  if (engineOf(payload) === 'postgres') {
+    await postgres(payload).query('DELETE FROM rate_limits WHERE reset_at < $1', [
+      before.toISOString(),
+    ])
+    return
+  }
   await sqlite(payload).execute({
     sql: 'DELETE FROM rate_limits WHERE reset_at < ?',
     args: [before.toISOString()],
   })
+}
+
+/**
+ * PostgreSQL: the same conditional upsert; concurrent hits on one key wait for its row in turn,
+ * each adding to the count the one before it left.
+ */
+async function countOnPostgres({
+  payload,
+  key,
+  resetAt,
+  now,
+  delta,
+}: {
+  payload: Payload
+  key: string
+  resetAt: Date
+  now: Date
+  delta: 1 | -1
+}): Promise<{ hits: number; resetAt: Date }> {
+  const first = Math.max(delta, 0)
+  const result = await postgres(payload).query(
+    `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (key) DO UPDATE SET
+       hits = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.hits
+         ELSE greatest(rate_limits.hits + $5, 0) END,
+       reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.reset_at ELSE rate_limits.reset_at END,
+       updated_at = excluded.updated_at
+     RETURNING hits, reset_at`,
+    [key, first, resetAt.toISOString(), now.toISOString(), delta],
+  )
+  const row = result.rows[0]
+  return { hits: Number(row?.hits ?? first), resetAt: dateOf(row?.reset_at) }
 }

@@ -1,7 +1,8 @@
+import type { InValue } from '@libsql/client'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { engineOf, mongo, sqliteFor } from './engine'
+import { dateOf, engineOf, mongo, numbered, postgres, postgresFor, sqliteFor } from './engine'
 
 /**
  * Per-account sign-in spacing (decision 007), shared by every web process: one rate-limits row
@@ -35,45 +36,18 @@ export async function reserveSignInTurn({
   spacing: SignInSpacing
   /**
    * A sign-in inside a transaction that already writes (Payload's first-register signs the new
-   * user in within its own): the count joins it rather than wait on the lock it holds. A
-   * transaction opened but not begun is left alone: the count commits on its own, so the
+   * user in within its own): on SQLite the count joins it rather than wait on the lock it holds.
+   * A transaction opened but not begun is left alone: the count commits on its own, so the
    * caller's wait for the turn holds no lock (a reset request waiting inside Payload's
-   * transaction held the shop's writes, every checkout included, for seconds).
+   * transaction held the shop's writes, every checkout included, for seconds). On PostgreSQL,
+   * which locks rows, not the database, the count always commits on its own.
    */
   req?: Partial<PayloadRequest>
   now?: number
 }): Promise<{ waitMs: number } | { retryAfterMs: number }> {
-  const epoch = new Date(0)
-  const db =
-    engineOf(payload) === 'mongodb'
-      ? undefined
-      : await sqliteFor(payload, req, { onlyIfBegun: true })
+  const store = await turnStoreOf(payload, req)
   for (let attempt = 0; attempt < 50; attempt++) {
-    let row: { hits: number; startedAt: Date; resetAt: Date; version: unknown } | null = null
-    if (engineOf(payload) === 'mongodb') {
-      const model = mongo(payload, slugs.rateLimits)
-      const doc = await model.findOne({ key }).lean()
-      if (doc)
-        row = {
-          hits: Number(doc.hits),
-          startedAt: new Date(doc.updatedAt as Date),
-          resetAt: new Date(doc.resetAt as Date),
-          version: doc.updatedAt,
-        }
-    } else {
-      const found = await db!.execute({
-        sql: 'SELECT hits, updated_at, reset_at FROM rate_limits WHERE key = ?',
-        args: [key],
-      })
-      const r = found.rows[0]
-      if (r)
-        row = {
-          hits: Number(r.hits),
-          startedAt: new Date(String(r.updated_at)),
-          resetAt: new Date(String(r.reset_at)),
-          version: r.updated_at,
-        }
-    }
+    const row = await store.read(key)
     const fresh = !row || row.resetAt.getTime() <= now
     const failures = fresh ? 0 : row!.hits
     const startAt = fresh
@@ -81,68 +55,140 @@ export async function reserveSignInTurn({
       : Math.max(now, row!.startedAt.getTime() + spacingAfter(failures, spacing))
     const waitMs = startAt - now
     if (waitMs > spacing.maxWaitMs) return { retryAfterMs: waitMs }
+    if (!row) {
+      // Created empty, then read again: every claimant compares and sets the same row.
+      await store.create(key)
+      continue
+    }
     const next = {
       hits: failures + 1,
       startedAt: new Date(startAt),
       resetAt: new Date(startAt + spacing.forgetAfterMs),
     }
-    let written: boolean
-    if (engineOf(payload) === 'mongodb') {
-      const model = mongo(payload, slugs.rateLimits)
-      if (!row) {
-        try {
-          await model.updateOne(
-            { key },
-            {
-              $setOnInsert: {
-                key,
-                hits: 0,
-                resetAt: epoch,
-                updatedAt: epoch,
-                createdAt: new Date(),
-              },
-            },
-            { upsert: true },
-          )
-        } catch {
-          // Another process created it first: read it again.
-        }
-        continue
+    if (await store.compareAndSet(key, row, next)) return { waitMs }
+  }
+  throw new Error('sign-in spacing: too much contention on one account')
+}
+
+/** An account's row: failures in a row, its last turn's start, when it is forgotten. */
+type TurnRow = { hits: number; startedAt: Date; resetAt: Date; version: unknown }
+
+/** The three steps of a turn on one engine. */
+type TurnStore = {
+  read: (key: string) => Promise<TurnRow | null>
+  /** The row, empty (forgotten since 1970), unless another process created it first. */
+  create: (key: string) => Promise<void>
+  /** Writes `next` only if the row is still `row`; whether it did. */
+  compareAndSet: (
+    key: string,
+    row: TurnRow,
+    next: { hits: number; startedAt: Date; resetAt: Date },
+  ) => Promise<boolean>
+}
+
+const EPOCH = new Date(0)
+
+async function turnStoreOf(payload: Payload, req?: Partial<PayloadRequest>): Promise<TurnStore> {
+  const engine = engineOf(payload)
+  if (engine === 'mongodb') return mongoTurns(payload)
+  if (engine === 'postgres') {
+    const pool = postgres(payload)
+    return sqlTurns((sql, values) => pool.query(numbered(sql), values))
+  }
+  const db = await sqliteFor(payload, req, { onlyIfBegun: true })
+  return sqlTurns(async (sql, values) => {
+    const result = await db.execute({ sql, args: values as InValue[] })
+    return { rows: result.rows as unknown as Record<string, unknown>[] }
+  })
+}
+
+/** SQLite and PostgreSQL: the same statements, run by `run`. */
+function sqlTurns(
+  run: (sql: string, values: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>,
+): TurnStore {
+  return {
+    read: async (key) => {
+      const found = await run('SELECT hits, updated_at, reset_at FROM rate_limits WHERE key = ?', [
+        key,
+      ])
+      const r = found.rows[0]
+      if (!r) return null
+      return {
+        hits: Number(r.hits),
+        startedAt: dateOf(r.updated_at),
+        resetAt: dateOf(r.reset_at),
+        version: r.updated_at,
       }
-      const done = await model
+    },
+    create: async (key) => {
+      await run(
+        `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES (?, 0, ?, ?, ?)
+         ON CONFLICT (key) DO NOTHING`,
+        [key, EPOCH.toISOString(), EPOCH.toISOString(), new Date().toISOString()],
+      )
+    },
+    compareAndSet: async (key, row, next) => {
+      const done = await run(
+        `UPDATE rate_limits SET hits = ?, updated_at = ?, reset_at = ?
+         WHERE key = ? AND hits = ? AND updated_at = ? RETURNING key`,
+        [
+          next.hits,
+          next.startedAt.toISOString(),
+          next.resetAt.toISOString(),
+          key,
+          row.hits,
+          // SQLite compares the text it stored; PostgreSQL the timestamp it answered (a Date).
+          row.version instanceof Date ? row.version.toISOString() : String(row.version),
+        ],
+      )
+      return done.rows.length > 0
+    },
+  }
+}
+
+function mongoTurns(payload: Payload): TurnStore {
+  const model = () => mongo(payload, slugs.rateLimits)
+  return {
+    read: async (key) => {
+      const doc = await model().findOne({ key }).lean()
+      if (!doc) return null
+      return {
+        hits: Number(doc.hits),
+        startedAt: new Date(doc.updatedAt as Date),
+        resetAt: new Date(doc.resetAt as Date),
+        version: doc.updatedAt,
+      }
+    },
+    create: async (key) => {
+      try {
+        await model().updateOne(
+          { key },
+          {
+            $setOnInsert: {
+              key,
+              hits: 0,
+              resetAt: EPOCH,
+              updatedAt: EPOCH,
+              createdAt: new Date(),
+            },
+          },
+          { upsert: true },
+        )
+      } catch {
+        // Another process created it first: read it again.
+      }
+    },
+    compareAndSet: async (key, row, next) => {
+      const done = await model()
         .findOneAndUpdate(
           { key, hits: row.hits, updatedAt: row.version },
           { $set: { hits: next.hits, updatedAt: next.startedAt, resetAt: next.resetAt } },
           { new: true },
         )
         .lean()
-      written = Boolean(done)
-    } else {
-      if (!row) {
-        await db!.execute({
-          sql: `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES (?, 0, ?, ?, ?)
-                ON CONFLICT (key) DO NOTHING`,
-          args: [key, epoch.toISOString(), epoch.toISOString(), new Date().toISOString()],
-        })
-        continue
-      }
-      const done = await db!.execute({
-        sql: `UPDATE rate_limits SET hits = ?, updated_at = ?, reset_at = ?
-              WHERE key = ? AND hits = ? AND updated_at = ? RETURNING key`,
-        args: [
-          next.hits,
-          next.startedAt.toISOString(),
-          next.resetAt.toISOString(),
-          key,
-          row.hits,
-          String(row.version),
-        ],
-      })
-      written = done.rows.length > 0
-    }
-    if (written) return { waitMs }
+      return Boolean(done)
+    },
   }
-  throw new Error('sign-in spacing: too much contention on one account')
 }
 
 /**
@@ -164,6 +210,10 @@ export async function clearSignInTurns({
       where: { key: { equals: key } },
       req,
     })
+    return
+  }
+  if (engineOf(payload) === 'postgres') {
+    await (await postgresFor(payload, req)).query('DELETE FROM rate_limits WHERE key = $1', [key])
     return
   }
   await (

@@ -3,7 +3,16 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
 import type { SqliteRunner } from './engine'
-import { engineOf, mongo, nowIso, sessionOf, sqlite, sqliteFor } from './engine'
+import {
+  engineOf,
+  mongo,
+  nowIso,
+  postgres,
+  postgresFor,
+  sessionOf,
+  sqlite,
+  sqliteFor,
+} from './engine'
 
 /**
  * A product's copies on the shelf: taken by a sale, given back by an expiry or a cancel, one
@@ -19,6 +28,17 @@ import { engineOf, mongo, nowIso, sessionOf, sqlite, sqliteFor } from './engine'
 
 /** SQLite: the products row is for sale (not deleted, not withdrawn). */
 const FOR_SALE = 'deleted_at IS NULL AND coalesce(is_available, 1) = 1'
+
+/** PostgreSQL: the products row is for sale (is_available is a boolean there). */
+const FOR_SALE_PG = 'deleted_at IS NULL AND coalesce(is_available, true)'
+
+/**
+ * PostgreSQL: one copy off the shelf of a product for sale ($1); changes no row when none is
+ * left. A concurrent sale waits for the row and checks `current_stock > 0` again on the row the
+ * other one left (READ COMMITTED's re-check of an UPDATE), so the last copy sells once.
+ */
+export const TAKE_ONE_COPY_PG = `UPDATE products SET current_stock = current_stock - 1
+  WHERE id = $1 AND current_stock > 0 AND ${FOR_SALE_PG}`
 
 /** SQLite: one copy off the shelf of a product for sale; changes no row when none is left. */
 export function takeOneCopy(productId: string | number): InStatement {
@@ -69,6 +89,10 @@ export async function reserveStock({
       .lean()
     return doc !== null
   }
+  if (engineOf(payload) === 'postgres') {
+    const result = await postgres(payload).query(TAKE_ONE_COPY_PG, [Number(productId)])
+    return result.rowCount === 1
+  }
   const result = await sqlite(payload).execute(takeOneCopy(productId))
   return result.rowsAffected === 1
 }
@@ -105,6 +129,21 @@ export async function releaseReservedStock({
       session ? { session } : undefined,
     )
     return true
+  }
+  if (engineOf(payload) === 'postgres') {
+    // One statement: the order's marker and the copy together, or neither. A second release
+    // waits for the order's row and finds its marker set.
+    const released = await (
+      await postgresFor(payload, req)
+    ).query(
+      `WITH marked AS (
+         UPDATE orders SET stock_released_at = $1, updated_at = $1
+         WHERE id = $2 AND stock_released_at IS NULL RETURNING id)
+       UPDATE products SET current_stock = current_stock + 1
+       WHERE id = $3 AND EXISTS (SELECT 1 FROM marked) RETURNING id`,
+      [at, orderId, Number(productId)],
+    )
+    return released.rowCount === 1
   }
   const [product, order] = await (
     await sqliteFor(payload, req)
@@ -161,6 +200,24 @@ export async function reserveStockForOrder({
     return true
   }
   const at = nowIso()
+  if (engineOf(payload) === 'postgres') {
+    // The order's row is locked first and its claim checked again on the row a concurrent call
+    // left: one copy for one order, however many ask at once; nothing changes without a copy.
+    const claimed = await (
+      await postgresFor(payload, req)
+    ).query(
+      `WITH claim AS (
+         SELECT id FROM orders WHERE id = $2 AND stock_released_at IS NOT NULL FOR UPDATE),
+       taken AS (
+         UPDATE products SET current_stock = current_stock - 1
+         WHERE id = $1 AND current_stock > 0 AND ${FOR_SALE_PG} AND EXISTS (SELECT 1 FROM claim)
+         RETURNING id)
+       UPDATE orders SET stock_released_at = NULL, updated_at = $3
+       WHERE id = $2 AND EXISTS (SELECT 1 FROM taken) RETURNING id`,
+      [Number(productId), orderId, at],
+    )
+    return claimed.rowCount === 1
+  }
   const [, order] = await (
     await sqliteFor(payload, req)
   ).batch(

@@ -6,10 +6,17 @@ import { NEW_ORDER_DEFAULTS, newOrderId } from '../collections/Orders/newOrder'
 import { slugs } from '../collections/slugs'
 import type { Order } from '../payload-types'
 import type { OpenOrderLimits, WaitingByKey } from './openOrders'
-import { beyondLimits, countWaitingOrders, waitingOrdersOfEach } from './openOrders'
+import {
+  beyondLimits,
+  countWaitingOrders,
+  waitingCountsOf,
+  waitingOrdersColumns,
+  waitingOrdersOfEach,
+} from './openOrders'
 import { ADDRESS_INDEX_COUNTER, claimAddressIndex, counterIncrement } from './counters'
-import { engineOf, sqlite } from './engine'
-import { reserveStockForOrder, takeCopies, takeOneCopy } from './stock'
+import type { PgRunner } from './engine'
+import { engineOf, numbered, postgres, sqlite } from './engine'
+import { reserveStockForOrder, TAKE_ONE_COPY_PG, takeCopies, takeOneCopy } from './stock'
 import { runInWriterScope } from './sqlite-client'
 
 /** What checkout decides about a new order; the id, status, defaults and address come here. */
@@ -68,7 +75,10 @@ const ORDER_VALUES = `(${Array.from({ length: 12 + FIELDS.length }, () => '?').j
 const insertOrders = (count: number) =>
   `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ${Array.from({ length: count }, () => ORDER_VALUES).join(', ')}`
 
-/** The values of one new order's row, in ORDER_COLUMNS' order. */
+/**
+ * The values of one new order's row, in ORDER_COLUMNS' order. The flags go as 0 and 1, which
+ * PostgreSQL's boolean columns read as false and true.
+ */
 function orderRow(
   id: string,
   fields: NewOrderFields,
@@ -136,6 +146,8 @@ export async function storeNewOrder({
 }: NewOrder & { payload: Payload }): Promise<Stored> {
   if (engineOf(payload) === 'mongodb')
     return storeWithPayload({ payload, fields, addressFor, limits })
+  if (engineOf(payload) === 'postgres')
+    return storeOnPostgres({ payload, fields, addressFor, limits })
   const client = sqlite(payload)
   return new Promise<Stored>((resolve, reject) => {
     let waiting = groups.get(client)
@@ -344,6 +356,65 @@ async function storeOne(
   } finally {
     await tx.execute('RELEASE new_order')
   }
+}
+
+/**
+ * PostgreSQL: one transaction of its own on a pooled connection, the same three statements as
+ * SQLite's `storeOne` (the index, the copy, the row), with no writer queue: checkouts run side
+ * by side and meet only on the rows they share.
+ */
+async function storeOnPostgres({
+  payload,
+  fields,
+  addressFor,
+  limits,
+}: NewOrder & { payload: Payload }): Promise<Stored> {
+  const connection = await postgres(payload).connect()
+  let broken: Error | undefined
+  try {
+    await connection.query('BEGIN')
+    const stored = await storeInTransaction(connection, { fields, addressFor, limits })
+    await connection.query(stored && 'orderId' in stored ? 'COMMIT' : 'ROLLBACK')
+    return stored
+  } catch (error) {
+    // A connection that cannot even roll back is closed rather than given back to the pool.
+    await connection.query('ROLLBACK').catch((rollback: unknown) => {
+      broken = rollback instanceof Error ? rollback : new Error(String(rollback))
+    })
+    throw error
+  } finally {
+    connection.release(broken)
+  }
+}
+
+/**
+ * The counter's row first: every checkout's transaction locks it until it ends, so the waiting
+ * orders counted next (a statement of its own, which sees every transaction committed before it)
+ * include every order stored before this one, and a burst cannot pass a limit. The index comes
+ * back with a rollback, so no index is spent on an order that was not stored.
+ */
+async function storeInTransaction(
+  db: PgRunner,
+  { fields, addressFor, limits }: NewOrder,
+): Promise<Stored> {
+  const counter = counterIncrement(ADDRESS_INDEX_COUNTER)
+  const counted = await db.query(numbered(counter.sql), counter.args)
+  const addressIndex = Number(counted.rows[0]?.value) - 1
+  if (limits) {
+    const { sql, args } = waitingOrdersColumns({
+      limits,
+      clientKey: fields.clientKey ?? '',
+      email: fields.userEmail,
+    })
+    const waiting = await db.query(numbered(`SELECT ${sql}`), args)
+    if (beyondLimits(waitingCountsOf(waiting.rows[0] ?? {}), limits)) return { limited: true }
+  }
+  const taken = await db.query(TAKE_ONE_COPY_PG, [Number(fields.product)])
+  if (taken.rowCount !== 1) return null
+  const id = newOrderId()
+  const row = orderRow(id, fields, addressIndex, addressFor(addressIndex), new Date().toISOString())
+  await db.query(numbered(insertOrders(1)), row)
+  return { orderId: id }
 }
 
 /**

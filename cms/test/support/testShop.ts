@@ -6,11 +6,14 @@ import type { Payload } from 'payload'
 
 import { fromRoot } from '../../src/config/paths'
 import { closeServer, createHttpServer } from '../../src/server/httpServer'
+import type { TestPostgres } from './postgres'
 
 export type TestShop = {
   url: string
   payload: Payload
   dataDir: string
+  /** The shop's DATABASE_URI (a file: path or a postgres:// URI), for a second process. */
+  databaseUri: string
   close: () => Promise<void>
 }
 
@@ -21,7 +24,17 @@ export type TestShopOptions = {
   withCms?: boolean
   /** Extra settings for this shop (see .env.example). */
   env?: Record<string, string>
+  /**
+   * The database: a fresh SQLite file, or a fresh database on a throwaway PostgreSQL cluster
+   * (support/postgres.ts). Default: TEST_DB_ENGINE when set, so whole suites can run on
+   * PostgreSQL, else SQLite.
+   */
+  engine?: 'sqlite' | 'postgres'
 }
+
+/** The engine a test shop runs on unless its options say: TEST_DB_ENGINE, SQLite by default. */
+export const testEngine = (): 'sqlite' | 'postgres' =>
+  process.env.TEST_DB_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
 
 /**
  * Starts the real express app on a fresh SQLite file in a temporary folder, on a free
@@ -31,10 +44,14 @@ export type TestShopOptions = {
  */
 export async function startTestShop(options: TestShopOptions = {}): Promise<TestShop> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'))
+  const postgres =
+    (options.engine ?? testEngine()) === 'postgres'
+      ? await (await import('./postgres')).startPostgres()
+      : undefined
   Object.assign(process.env, {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
+    DATABASE_URI: postgres?.uri ?? `file:${path.join(dataDir, 'shop.db')}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PAYLOAD_SECRET: 'test-secret-test-secret-test-secret-0123',
     NEXT_TELEMETRY_DISABLED: '1',
@@ -45,10 +62,25 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     // Payload skips the schema push when the schema equals the last one pushed in this process;
     // each test shop has a new, empty database file.
     PAYLOAD_FORCE_DRIZZLE_PUSH: 'true',
-    ...(process.env.TEST_DATABASE_URI ? { DATABASE_URI: process.env.TEST_DATABASE_URI } : {}),
+    ...(process.env.TEST_DATABASE_URI && !postgres
+      ? { DATABASE_URI: process.env.TEST_DATABASE_URI }
+      : {}),
     ...options.env,
   })
 
+  try {
+    return await startShop(options, dataDir, postgres)
+  } catch (error) {
+    await postgres?.stop()
+    throw error
+  }
+}
+
+async function startShop(
+  options: TestShopOptions,
+  dataDir: string,
+  postgres: TestPostgres | undefined,
+): Promise<TestShop> {
   // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
   const { getPayload } = await import('payload')
   const { default: config } = await import('../../src/payload.config')
@@ -85,10 +117,19 @@ export async function startTestShop(options: TestShopOptions = {}): Promise<Test
     url: `http://127.0.0.1:${port}`,
     payload,
     dataDir,
+    databaseUri: env.databaseUri,
     close: async () => {
       await closeServer(server)
       await closeNext?.()
       await payload.db.destroy?.()
+      if (postgres) {
+        // Payload's destroy leaves its pool open, and the pool's end never resolves: Payload's
+        // connect checks one connection out for good. The pool closes its idle connections; the
+        // database is then dropped with the one left.
+        const pool = (payload.db as unknown as { pool?: { end: () => Promise<void> } }).pool
+        void pool?.end().catch(() => {})
+        await postgres.stop()
+      }
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }

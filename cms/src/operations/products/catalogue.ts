@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import type { Payload } from 'payload'
 
+import type { VersionReader } from '../../db/catalogueVersion'
 import { openVersionReader } from '../../db/catalogueVersion'
 import { listPublicProducts } from './listPublicProducts'
 
@@ -27,7 +28,7 @@ export function createCatalogue(payload: Payload): Catalogue {
   let version: string | null = null
   let current: Snapshot | null = null
   let building: { version: string | null; snapshot: Promise<Snapshot> } | null = null
-  let reader: Promise<(() => string) | null> | null = null
+  let reader: Promise<VersionReader | null> | null = null
 
   const readVersion = async (): Promise<string | null> => {
     reader ??= openVersionReader(payload).catch((error: unknown) => {
