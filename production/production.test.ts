@@ -525,34 +525,4 @@ describe('the production bundle behind Caddy', () => {
       expect(owned).toBe('')
     }
   })
-
-  it('has a docker-compose.yml that docker-compose accepts with the .env.example settings', () => {
-    const dir = path.join(work, 'compose')
-    fs.mkdirSync(dir)
-    fs.copyFileSync(path.join(repo, 'docker-compose.yml'), path.join(dir, 'docker-compose.yml'))
-    fs.cpSync(path.join(repo, 'deploy'), path.join(dir, 'deploy'), { recursive: true })
-    const example = fs.readFileSync(path.join(repo, '.env.example'), 'utf8')
-    // The production settings an owner fills in (README, "Run in production").
-    const filled = example
-      .replace(/^SHOP_DOMAIN=.*$/m, 'SHOP_DOMAIN=shop.example.com')
-      .replace(/^MONGO_ROOT_PASSWORD=.*$/m, 'MONGO_ROOT_PASSWORD=a1b2c3')
-      .replace(/^MONGO_APP_PASSWORD=.*$/m, 'MONGO_APP_PASSWORD=d4e5f6')
-      .replace(/^MONGO_REPLICA_KEY=.*$/m, 'MONGO_REPLICA_KEY=g7h8i9')
-    fs.writeFileSync(path.join(dir, '.env'), filled)
-    const config = execFileSync('docker-compose', ['config'], { cwd: dir }).toString()
-    expect(config).toContain('PUBLIC_URL: https://shop.example.com')
-    expect(config).toContain('read_only: true')
-    expect(config).toMatch(
-      /mongodb:\/\/shop:d4e5f6@mongo:27017\/bookshop\?replicaSet=rs0&authSource=bookshop/,
-    )
-    // Without the owner's settings it refuses, naming them.
-    fs.writeFileSync(path.join(dir, '.env'), example.replace(/^SHOP_DOMAIN=.*$/m, 'SHOP_DOMAIN='))
-    let refused = ''
-    try {
-      execFileSync('docker-compose', ['config', '-q'], { cwd: dir, stdio: 'pipe' })
-    } catch (error) {
-      refused = String((error as { stderr?: Buffer }).stderr)
-    }
-    expect(refused).toMatch(/SHOP_DOMAIN/)
-  })
 })

@@ -9,6 +9,8 @@ export const ENTRIES = {
   'worker-healthcheck': 'payment-worker/src/healthcheck.ts',
   // `npm run create-admin`
   'create-admin': 'cms/src/cli/create-admin.ts',
+  // `npm run db:copy`: a SQLite shop's rows into an empty PostgreSQL database
+  'db-copy': 'cms/src/cli/db-copy.ts',
   // the test-mode chain (the production bundle's tests use it as WOC_API_URL)
   'chain-simulator': 'payment-worker/src/chain-simulator.ts',
 }
