@@ -71,8 +71,11 @@ const EXCEPTION_WHERE: Record<OrderException, Where> = {
   attention: NEEDS_ATTENTION_WHERE,
 }
 
-/** LIKE's own characters: wildcards in a pattern, so a search holding one is matched apart. */
-const LIKE_WILDCARDS = /[%_]/
+/**
+ * LIKE's own characters: the wildcards, and the backslash PostgreSQL's LIKE takes as its escape
+ * by default; a search holding one is matched apart, every character as itself.
+ */
+const LIKE_WILDCARDS = /[%_\\]/
 
 /**
  * The orders the filters select: by status (any of), by exception, and by a partial match of
