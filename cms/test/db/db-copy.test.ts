@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
-import net from 'node:net'
 import { createLocalReq } from 'payload'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,12 +15,12 @@ import { queueWebhook } from '../../src/operations/webhooks/webhooks'
 import type { AdminClient } from '../admin/client'
 import { signedIn, signedInNewAdmin } from '../admin/client'
 import { OWNER } from '../admin/fixtures'
-import { TS_NODE_ARGS } from '../support/nodeArgs'
 import type { TestPostgres } from '../support/postgres'
 import { startPostgres } from '../support/postgres'
-import { api, createOrder, getOrder, productIdOf, waitFor } from '../support/shopApi'
+import { api, createOrder, getOrder, productIdOf } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
+import { startWebProcess } from '../support/webProcess'
 
 /**
  * `npm run db:copy`: a SQLite shop with orders in every status, their payments and history, a
@@ -209,30 +207,11 @@ async function rowsOnBoth(table: string) {
   }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
 /** The web process (test mode, nothing seeded or pushed) on the copied database. */
-async function shopOnCopy(): Promise<{
-  url: string
-  child: ChildProcess
-  stop: () => Promise<void>
-}> {
-  const port = await freePort()
-  const child = spawn(process.execPath, [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
-    cwd: fromRoot('cms'),
-    env: {
-      PATH: process.env.PATH,
+const shopOnCopy = () =>
+  startWebProcess({
+    env: () => ({
       NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATA_DIR: shop.dataDir,
       DATABASE_URI: target.uri,
       DB_PUSH: 'false',
@@ -240,34 +219,8 @@ async function shopOnCopy(): Promise<{
       PAYLOAD_SECRET: SECRET,
       MAX_OPEN_ORDERS_PER_CLIENT: '100000',
       MAX_OPEN_ORDERS_PER_EMAIL: '100000',
-      LOG_LEVEL: 'warn',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  const url = `http://127.0.0.1:${port}`
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM')
-    await exited
-  }
-  try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output}`)
-        return (await fetch(`${url}/healthz`).catch(() => null))?.status === 200
-      },
-      { timeoutMs: 90_000, intervalMs: 250 },
-    )
-  } catch (error) {
-    await stop()
-    throw error
-  }
-  return { url, child, stop }
-}
 
 const COPIED = [
   'orders',

@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { fromRoot } from '../../src/config/paths'
-import { TS_NODE_ARGS } from '../support/nodeArgs'
 import type { TestPostgres } from '../support/postgres'
 import { startPostgres } from '../support/postgres'
-import { waitFor } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
+import { startWebProcess } from '../support/webProcess'
 
 /**
  * Production on PostgreSQL: the web process applies cms/src/migrations-postgres at start and
@@ -36,16 +32,6 @@ afterAll(async () => {
   await pushed?.close()
   await migrated?.stop()
 })
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 async function query<T extends Record<string, unknown>>(uri: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: uri })
@@ -78,14 +64,10 @@ const schemaOf = async (uri: string) => ({
 describe('PostgreSQL in production', () => {
   it('applies the migrations at start, pushes nothing, and builds the schema test mode pushes', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-prod-pg-'))
-    const port = await freePort()
-    const child = spawn(process.execPath, [...TS_NODE_ARGS, fromRoot('cms/src/server/main.ts')], {
-      cwd: fromRoot('cms'),
-      env: {
-        PATH: process.env.PATH,
+    const web = await startWebProcess({
+      readyPath: '/api/products',
+      env: (port) => ({
         NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         DATABASE_URI: migrated.uri,
         PAYLOAD_SECRET: 'p'.repeat(40),
@@ -93,30 +75,14 @@ describe('PostgreSQL in production', () => {
         CHAIN_SOURCE: 'whatsonchain',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         EMAIL_DELIVERY: 'off',
-        LOG_LEVEL: 'warn',
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
-      await waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output}`)
-          const answer = await fetch(`http://127.0.0.1:${port}/api/products`).catch(() => null)
-          return answer?.status === 200
-        },
-        { timeoutMs: 90_000, intervalMs: 250 },
-      )
-      expect(await (await fetch(`http://127.0.0.1:${port}/api/products`)).json()).toEqual([])
+      expect(await (await fetch(`${web.url}/api/products`)).json()).toEqual([])
       for (const page of ['/api/papers', '/api/timeline', '/api/content/faqs'])
-        expect((await fetch(`http://127.0.0.1:${port}${page}`)).status, page).toBe(200)
+        expect((await fetch(`${web.url}${page}`)).status, page).toBe(200)
     } finally {
-      child.kill('SIGTERM')
-      await exited
+      await web.stop()
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
 
