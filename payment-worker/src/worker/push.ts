@@ -3,7 +3,7 @@ import { verifiedHex } from '@shop/chain'
 import { asOneWorkUnit } from '@shop/cms/engine'
 
 import { judge } from './judge'
-import type { WorkerContext } from './state'
+import type { PushedPayment, WorkerContext } from './state'
 import { sleep } from './state'
 import { checkStreamTrust } from './trust'
 import { watchOrdersPaidTo } from './watchList'
@@ -137,6 +137,9 @@ async function lookUpUnmatched(ctx: WorkerContext) {
   }
 }
 
+/** The pushes a judgement is under way for (it leaves them in the queue until it ends). */
+const beingJudged = new WeakSet<PushedPayment>()
+
 /**
  * Pushed transactions paying watched orders, judged as a mempool look would judge them (their
  * raw hex fetched for exact satoshis), except orders a look is asking about right now: they
@@ -148,7 +151,8 @@ export async function judgePushed(ctx: WorkerContext) {
   const { push, inLook, watch } = ctx
   for (const pushed of [...push.queue]) {
     const w = watch.get(pushed.w.id) ?? pushed.w
-    if (inLook.has(w)) continue
+    // Judged beside the loop and by the loop's own step: each push by one of them.
+    if (inLook.has(w) || beingJudged.has(pushed)) continue
     if (watch.get(w.id) !== w) {
       // No longer watched (forgotten, or this worker stood by): looked up by its address.
       const tx = { txid: pushed.txid, addresses: [w.address], hex: pushed.hex }
@@ -157,13 +161,18 @@ export async function judgePushed(ctx: WorkerContext) {
       continue
     }
     const due = w.nextCheck
-    await judge(
-      ctx,
-      { scope: 'unconfirmed', orders: [w] },
-      new Map([[w.address, [{ txid: pushed.txid, height: null }]]]),
-      pushed.at,
-      pushed.hex ? new Map([[pushed.txid, pushed.hex]]) : undefined,
-    )
+    beingJudged.add(pushed)
+    try {
+      await judge(
+        ctx,
+        { scope: 'unconfirmed', orders: [w] },
+        new Map([[w.address, [{ txid: pushed.txid, height: null }]]]),
+        pushed.at,
+        pushed.hex ? new Map([[pushed.txid, pushed.hex]]) : undefined,
+      )
+    } finally {
+      beingJudged.delete(pushed)
+    }
     push.queue = push.queue.filter((p) => p !== pushed)
     // A push is no look: the order's next look (a full one, after a block) stays when it was,
     // unless judging it failed (it then waits for its retry).
