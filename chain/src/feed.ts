@@ -27,11 +27,10 @@ import WebSocket from 'ws'
  * is far smaller) is never read: `ws` refuses it while it arrives and closes the connection,
  * the drop is reported through `onError`, and the stream connects again.
  *
- * A connected stream may still be deaf (carrying blocks and pongs but no transaction), so the
- * feed tells what it hears: when the last mempool transaction frame was read and how many came
- * in a recent window (`lastMempoolAt`, `mempoolFramesInLast`). Every such frame counts, whether
- * or not it pays an address the shop watches; mainnet's mempool channel carries many a second,
- * so a silent one means the stream cannot be trusted to bring payments.
+ * A connected stream may still be deaf (carrying blocks and pongs but no transaction), so every
+ * mempool transaction frame goes to `onTransaction`, whether or not it pays an address the shop
+ * watches (a data carrier pays none): the worker judges from them whether the stream carries
+ * payments (payment-worker/src/watch/stream.ts).
  */
 
 export type PushedTransaction = {
@@ -45,13 +44,6 @@ export type PushedTransaction = {
 export type ChainFeed = {
   /** Whether the stream is connected now. */
   connected: () => boolean
-  /** When the last `woc:mempoolTx` frame was read (ms since the epoch), or undefined if none. */
-  lastMempoolAt: () => number | undefined
-  /**
-   * The `woc:mempoolTx` frames read in the last `ms` milliseconds (across reconnections). Only
-   * the last FEED_MEMPOOL_FRAMES_KEPT are remembered, so the count never exceeds that.
-   */
-  mempoolFramesInLast: (ms: number) => number
   close: () => void
 }
 
@@ -90,32 +82,6 @@ export class PushMessageTooLargeError extends Error {
 }
 
 export const FEED_CHANNELS = ['woc:mempoolTx', 'woc:blockHeader'] as const
-
-/** The mempool frames whose arrival times a feed keeps (a ring: memory stays bounded). */
-export const FEED_MEMPOOL_FRAMES_KEPT = 1024
-
-/** Arrival times of the last `capacity` frames, oldest overwritten first. */
-export function createArrivalRing(capacity: number) {
-  const times = new Float64Array(capacity)
-  let next = 0
-  let size = 0
-  return {
-    mark(at: number) {
-      times[next] = at
-      next = (next + 1) % capacity
-      size = Math.min(size + 1, capacity)
-    },
-    last: (): number | undefined =>
-      size === 0 ? undefined : times[(next - 1 + capacity) % capacity],
-    /** Arrivals at or after `since`, counted from the newest back. */
-    countSince(since: number): number {
-      let count = 0
-      while (count < size && times[(next - 1 - count + 2 * capacity) % capacity]! >= since)
-        count += 1
-      return count
-    },
-  }
-}
 
 const defaultDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5))
 
@@ -205,15 +171,9 @@ function frameText(raw: WebSocket.RawData): string {
 
 /**
  * Handles one frame of `ws`: keep-alives and pings answered, a disconnect push ends the
- * connection, an event goes to its handler (a handler's throw goes to onError). Each mempool
- * transaction frame is marked in `mempool` before its handler runs.
+ * connection, an event goes to its handler (a handler's throw goes to onError).
  */
-function handleFrame(
-  ws: WebSocket,
-  text: string,
-  options: ChainFeedOptions,
-  mempool: ReturnType<typeof createArrivalRing>,
-) {
+function handleFrame(ws: WebSocket, text: string, options: ChainFeedOptions) {
   if (text === '' || text === 'pong' || text === '{}') return
   if (text === 'ping') {
     ws.send('pong')
@@ -224,7 +184,6 @@ function handleFrame(
     return
   }
   const message = parseFeedMessage(text)
-  if (message?.kind === 'tx') mempool.mark(Date.now())
   try {
     if (message?.kind === 'tx') options.onTransaction(message.tx)
     else if (message?.kind === 'block') options.onBlock({ height: message.height })
@@ -238,7 +197,6 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
   const delay = options.reconnectDelayMs ?? defaultDelay
   const pingEveryMs = options.pingEveryMs ?? 25_000
   const maxPayload = options.maxPayloadBytes ?? FEED_MAX_PAYLOAD_BYTES
-  const mempool = createArrivalRing(FEED_MEMPOOL_FRAMES_KEPT)
   let socket: WebSocket | undefined
   let open = false
   let closed = false
@@ -273,7 +231,7 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
     })
     ws.on('message', (raw) => {
       heardAt = Date.now()
-      handleFrame(ws, frameText(raw), options, mempool)
+      handleFrame(ws, frameText(raw), options)
     })
     ws.on('error', (error: Error & { code?: string }) => {
       if (closed) return
@@ -296,8 +254,6 @@ export function connectChainFeed(options: ChainFeedOptions): ChainFeed {
 
   return {
     connected: () => open,
-    lastMempoolAt: () => mempool.last(),
-    mempoolFramesInLast: (ms) => mempool.countSince(Date.now() - ms),
     close: () => {
       closed = true
       clearTimeout(retry)

@@ -16,7 +16,6 @@ export {
   verifiedHex,
   FEED_CHANNELS,
   FEED_MAX_PAYLOAD_BYTES,
-  FEED_MEMPOOL_FRAMES_KEPT,
   PushMessageTooLargeError,
 } from './feed'
 export type { ChainFeed, ChainFeedOptions, PushedTransaction } from './feed'
