@@ -15,6 +15,7 @@ import { clearSignInTurns, reserveSignInTurn } from '../../src/db/signIn'
 import { releaseReservedStock, reserveStock, reserveStockForOrder } from '../../src/db/stock'
 import type { NewOrderFields } from '../../src/db/storeNewOrder'
 import { storeNewOrder } from '../../src/db/storeNewOrder'
+import { orderFields } from '../support/postgresRaces'
 import { createPrintedBook, getOrder } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -43,28 +44,15 @@ const stockOf = async (id: number) =>
   )
 
 let orderNumber = 0
-const orderFields = (product: number, extra: Partial<NewOrderFields> = {}): NewOrderFields => ({
-  product,
-  productName: 'Book',
-  productType: 'PHYSICAL',
-  userEmail: `buyer${++orderNumber}@example.com`,
-  clientKey: `client-${orderNumber}`,
-  tokenAddress: null,
-  priceAtPurchaseUSD: 10,
-  shippingCostEUR: 0,
-  bsvUsdRateAtPurchase: 40,
-  amountSatoshiExpected: 25_000_000,
-  gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
-  shippingName: 'Ada',
-  shippingAddressLine1: '1 Street',
-  shippingAddressLine2: null,
-  shippingCity: 'London',
-  shippingStateProvince: null,
-  shippingPostalCode: 'N1',
-  shippingCountry: 'United Kingdom',
-  shippingPhone: null,
-  ...extra,
-})
+/** A new buyer's order each time: its own e-mail and client. */
+const newOrder = (product: number, extra: Partial<NewOrderFields> = {}): NewOrderFields => {
+  orderNumber += 1
+  return orderFields(product, {
+    userEmail: `buyer${orderNumber}@example.com`,
+    clientKey: `client-${orderNumber}`,
+    ...extra,
+  })
+}
 
 const store = (fields: NewOrderFields, limits?: Parameters<typeof storeNewOrder>[0]['limits']) =>
   storeNewOrder({ payload: shop.payload, fields, addressFor: (i) => `address-${i}`, limits })
@@ -96,7 +84,7 @@ describe('the database primitives on PostgreSQL', () => {
 
   it('gives an order its copy back exactly once, and takes it again exactly once', async () => {
     const book = await createPrintedBook(shop.payload, { name: 'Back and forth', stock: 4 })
-    const orderId = await storedId(orderFields(book))
+    const orderId = await storedId(newOrder(book))
     expect(await stockOf(book)).toBe(3)
 
     const released = await many(12, () =>
@@ -129,7 +117,7 @@ describe('the database primitives on PostgreSQL', () => {
   it("writes inside the request's transaction: rolled back with it, committed with it", async () => {
     const payload = shop.payload
     const book = await createPrintedBook(payload, { name: 'In a transaction', stock: 2 })
-    const orderId = await storedId(orderFields(book))
+    const orderId = await storedId(newOrder(book))
     const inTransaction = async (finish: typeof commitTransaction) => {
       const req = await createLocalReq({}, payload)
       expect(await initTransaction(req)).toBe(true)
@@ -146,7 +134,7 @@ describe('the database primitives on PostgreSQL', () => {
     expect((await getOrder(payload, orderId)).stockReleasedAt).toBeTruthy()
 
     // The Orders status seam releases the copy in the change's own transaction.
-    const expiring = await storedId(orderFields(book))
+    const expiring = await storedId(newOrder(book))
     expect(await stockOf(book)).toBe(1)
     await payload.update({ collection: slugs.orders, id: expiring, data: { status: 'EXPIRED' } })
     expect(await stockOf(book)).toBe(2)
@@ -155,7 +143,7 @@ describe('the database primitives on PostgreSQL', () => {
 
   it('takes no copy for an order that holds one, nor for a book with none left', async () => {
     const book = await createPrintedBook(shop.payload, { name: 'Last one', stock: 1 })
-    const orderId = await storedId(orderFields(book))
+    const orderId = await storedId(newOrder(book))
     expect(await reserveStockForOrder({ payload: shop.payload, orderId, productId: book })).toBe(
       false,
     )
@@ -274,7 +262,7 @@ describe('the database primitives on PostgreSQL', () => {
 
   it('consumes download uses atomically: never beyond the limit, expired and unknown told apart', async () => {
     const book = await createPrintedBook(shop.payload, { name: 'A download', stock: 2 })
-    const orderId = await storedId(orderFields(book))
+    const orderId = await storedId(newOrder(book))
     const token = (tokenHash: string, expiresAt: Date) =>
       shop.payload.create({
         collection: slugs.downloadTokens,
@@ -315,7 +303,7 @@ describe('the database primitives on PostgreSQL', () => {
     const limits = { maxOpenOrdersPerClient: 100, maxOpenOrdersPerEmail: 3 }
     const email = 'hoarder@example.com'
     const outcomes = await many(12, (i) =>
-      store(orderFields(book, { userEmail: email, clientKey: `hoarder-${i}` }), limits),
+      store(newOrder(book, { userEmail: email, clientKey: `hoarder-${i}` }), limits),
     )
     const stored = outcomes.filter((o) => o && 'orderId' in o)
     expect(stored).toHaveLength(3)
@@ -330,7 +318,7 @@ describe('the database primitives on PostgreSQL', () => {
     expect(counts.byEmail).toBe(3)
 
     const last = await createPrintedBook(shop.payload, { name: 'One copy', stock: 1 })
-    const rush = await many(16, () => store(orderFields(last)))
+    const rush = await many(16, () => store(newOrder(last)))
     const sold = rush.filter((o) => o && 'orderId' in o) as { orderId: string }[]
     expect(sold).toHaveLength(1)
     expect(rush.filter((o) => o === null)).toHaveLength(15)
@@ -345,7 +333,7 @@ describe('the database primitives on PostgreSQL', () => {
     await expect(
       storeNewOrder({
         payload: shop.payload,
-        fields: orderFields(book),
+        fields: newOrder(book),
         addressFor: () => {
           throw new Error('no address')
         },
@@ -357,7 +345,7 @@ describe('the database primitives on PostgreSQL', () => {
 
   it("reads checkout's product as Payload reads it, with the buyer's waiting orders", async () => {
     const book = await createPrintedBook(shop.payload, { name: 'Read me', stock: 2, priceEUR: 7.5 })
-    await storedId(orderFields(book, { userEmail: 'reader@example.com', clientKey: 'reader' }))
+    await storedId(newOrder(book, { userEmail: 'reader@example.com', clientKey: 'reader' }))
     const limits = { maxOpenOrdersPerClient: 5, maxOpenOrdersPerEmail: 5 }
     const read = await productForCheckout(
       shop.payload,
@@ -387,8 +375,8 @@ describe('the database primitives on PostgreSQL', () => {
 
   it('finds orders by their words literally, ignoring case', async () => {
     const book = await createPrintedBook(shop.payload, { name: 'Searched', stock: 3 })
-    const plain = await storedId(orderFields(book, { userEmail: 'find_me@example.com' }))
-    await storedId(orderFields(book, { userEmail: 'findxme@example.com' }))
+    const plain = await storedId(newOrder(book, { userEmail: 'find_me@example.com' }))
+    await storedId(newOrder(book, { userEmail: 'findxme@example.com' }))
     expect(await ordersHoldingLiterally(shop.payload, 'FIND_ME')).toEqual([plain])
     expect(await ordersHoldingLiterally(shop.payload, '%')).toEqual([])
     expect(await ordersHoldingLiterally(shop.payload, plain.slice(0, 13).toUpperCase())).toEqual([

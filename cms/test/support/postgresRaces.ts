@@ -5,9 +5,37 @@ import { postgres } from '../../src/db/engine'
 import { claimLease } from '../../src/db/leases'
 import { countRateLimitHit } from '../../src/db/rateLimits'
 import { reserveStock } from '../../src/db/stock'
+import type { NewOrderFields } from '../../src/db/storeNewOrder'
 import { storeNewOrder } from '../../src/db/storeNewOrder'
 
 /** What one process got of the rows two processes race for (postgres-two-processes.test.ts). */
+/** A printed book's order as checkout stores it (the buyer's details changed by `extra`). */
+export const orderFields = (
+  product: number,
+  extra: Partial<NewOrderFields> = {},
+): NewOrderFields => ({
+  product,
+  productName: 'Book',
+  productType: 'PHYSICAL',
+  userEmail: 'buyer@example.com',
+  clientKey: 'client',
+  tokenAddress: null,
+  priceAtPurchaseUSD: 10,
+  shippingCostEUR: 0,
+  bsvUsdRateAtPurchase: 40,
+  amountSatoshiExpected: 25_000_000,
+  gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+  shippingName: 'Ada',
+  shippingAddressLine1: '1 Street',
+  shippingAddressLine2: null,
+  shippingCity: 'London',
+  shippingStateProvince: null,
+  shippingPostalCode: 'N1',
+  shippingCountry: 'United Kingdom',
+  shippingPhone: null,
+  ...extra,
+})
+
 export type RaceOutcome = {
   copies: number
   lease: number[]
@@ -80,27 +108,12 @@ export async function claimRaces({
           indexes.push(index)
           return `${who}-address-${index}`
         },
-        fields: {
-          product: lastCopyId,
+        fields: orderFields(lastCopyId, {
           productName: 'Last copy',
-          productType: 'PHYSICAL',
           userEmail: `${who}-${i}@example.com`,
           clientKey: `${who}-${i}`,
-          tokenAddress: null,
-          priceAtPurchaseUSD: 10,
-          shippingCostEUR: 0,
-          bsvUsdRateAtPurchase: 40,
-          amountSatoshiExpected: 25_000_000,
           gatewayExpiresAt: new Date(Date.now() + 60_000).toISOString(),
-          shippingName: 'Ada',
-          shippingAddressLine1: '1 Street',
-          shippingAddressLine2: null,
-          shippingCity: 'London',
-          shippingStateProvince: null,
-          shippingPostalCode: 'N1',
-          shippingCountry: 'United Kingdom',
-          shippingPhone: null,
-        },
+        }),
       }),
     ),
   ])

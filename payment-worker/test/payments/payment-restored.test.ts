@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { PaymentsHarness } from './support'
 import {
-  api,
   createOrder,
   getOrder,
   paymentsOf,
+  payThenLoseUntilInvalid,
   productIdOf,
   startPaymentsHarness,
-  waitFor,
   waitForStatus,
 } from './support'
 
@@ -34,23 +33,9 @@ afterAll(async () => {
 describe('a payment that leaves every index and comes back', () => {
   it('is marked invalid after three full looks without it, then restored when seen again: the order is PAID', async () => {
     const orderId = await createOrder(h.shop, pdfId)
-    const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-    expect(paid.status).toBe(200)
-    const txid = paid.body.txid as string
-    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
-    h.simulator.setFaults({ loseTxid: { txid, seconds: 600 } })
     try {
       // Each block asks for a full look at the order; none finds the payment.
-      await waitFor(
-        async () => {
-          const [payment] = await paymentsOf(h.shop.payload, orderId)
-          if (payment?.invalidatedAt) return true
-          h.simulator.state.mine(1)
-          await new Promise((resolve) => setImmediate(resolve))
-          return false
-        },
-        { timeoutMs: 20_000, intervalMs: 300 },
-      )
+      await payThenLoseUntilInvalid(h, orderId)
     } finally {
       h.simulator.clearFaults()
     }

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
 import {
-  api,
   createOrder,
   getOrder,
   paymentsOf,
+  payThenLoseUntilInvalid,
   productIdOf,
   startPaymentsHarness,
   waitFor,
@@ -38,22 +38,7 @@ const stockOf = async (productId: number) =>
 
 /** Pays the order, then loses its payment until it is invalid and the order has expired. */
 async function expireWhileItsPaymentIsGone(orderId: string): Promise<string> {
-  const paid = await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })
-  expect(paid.status).toBe(200)
-  const txid = paid.body.txid as string
-  await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
-  h.simulator.setFaults({ loseTxid: { txid, seconds: 600 } })
-  // Each block asks for a full look at the order; none finds the payment.
-  await waitFor(
-    async () => {
-      const [payment] = await paymentsOf(h.shop.payload, orderId)
-      if (payment?.invalidatedAt) return true
-      h.simulator.state.mine(1)
-      await new Promise((resolve) => setImmediate(resolve))
-      return false
-    },
-    { timeoutMs: 20_000, intervalMs: 300 },
-  )
+  const txid = await payThenLoseUntilInvalid(h, orderId)
   // Its deadline passes while the payment is gone (the harness gives no grace).
   await h.shop.payload.update({
     collection: slugs.orders,

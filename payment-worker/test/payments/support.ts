@@ -11,7 +11,7 @@ import { createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
-import { api, sqlite, startTestShop } from '@shop/cms/testing'
+import { api, paymentsOf, sqlite, startTestShop, waitFor, waitForStatus } from '@shop/cms/testing'
 import { loadEmailRenderer } from '@shop/cms/engine'
 
 export {
@@ -226,4 +226,29 @@ export async function payInTestMode(
   })
   expect(status).toBe(200)
   return String(body.txid)
+}
+
+/**
+ * Pays the order in test mode, waits for it to be detected, then has every index lose the
+ * payment (the simulator's `loseTxid`), mining a block at a time (each asks for a full look),
+ * until the worker has marked it invalid. The payment stays lost: the caller clears the fault.
+ */
+export async function payThenLoseUntilInvalid(
+  h: Pick<PaymentsHarness, 'shop' | 'simulator'>,
+  orderId: string,
+): Promise<string> {
+  const txid = await payInTestMode(h.shop, orderId)
+  await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+  h.simulator.setFaults({ loseTxid: { txid, seconds: 600 } })
+  await waitFor(
+    async () => {
+      const [payment] = await paymentsOf(h.shop.payload, orderId)
+      if (payment?.invalidatedAt) return true
+      h.simulator.state.mine(1)
+      await new Promise((resolve) => setImmediate(resolve))
+      return false
+    },
+    { timeoutMs: 20_000, intervalMs: 300 },
+  )
+  return txid
 }
