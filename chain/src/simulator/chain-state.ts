@@ -55,6 +55,61 @@ export function addressOfScript(script: LockingScript, network: 'main' | 'test')
   return Utils.toBase58Check(hash, [network === 'main' ? 0x00 : 0x6f])
 }
 
+export type ChainState = {
+  readonly height: number
+  /** Hears of every transaction the chain takes in and every block mined; returns an unsubscribe. */
+  subscribe(listener: (event: ChainEvent) => void): () => void
+  /** Accepts a signed transaction the way a node would (minus fees and policy). */
+  submit(hex: string): string
+  /** A coinbase-style transaction paying `satoshis` to `address` (test wallet funding). */
+  mint(address: string, satoshis: number): string
+  /** Puts every mempool transaction in a new block; `count` blocks in all, timed now. */
+  mine(count?: number): number
+  /**
+   * Double-spends a mempool transaction: it and whatever spends it leave the chain, and a
+   * conflicting transaction spending the same inputs to another address takes its place (a
+   * simulator may sign nothing: this is the chain's own doing). Returns the replacement's id.
+   */
+  doubleSpend(txid: string): string
+  /** Orphans the last `blocks` blocks: their transactions go back to the mempool. */
+  reorg(blocks: number): number
+  /** Where a transaction is: in a block, in the mempool, or unknown to the chain. */
+  status(txid: string): { height: number | null } | undefined
+  /** A block's time (unix seconds); blocks from before the simulator started have none. */
+  blockTime(height: number): number | undefined
+  getHex(txid: string): string | undefined
+  /**
+   * The transactions touching an address, newest first (WhatsOnChain's default order): in
+   * blocks by height then arrival, or in the mempool by arrival.
+   */
+  entries(address: string, kind: 'confirmed' | 'unconfirmed'): AddressEntry[]
+  /**
+   * Which transaction spends an output: its txid, null while unspent, undefined when the
+   * output does not exist.
+   */
+  spender(txid: string, vout: number): string | null | undefined
+  history(
+    address: string,
+    kind: 'confirmed' | 'unconfirmed',
+  ): { tx_hash: string; height?: number }[]
+}
+
+/** The chain as stored, and the indexes kept beside it (built again when it is loaded). */
+type Ledger = {
+  network: 'main' | 'test'
+  file?: string
+  chain: StateFile
+  /** The transaction spending each output (`txid:vout`). */
+  spent: Map<string, string>
+  /** The transactions paying each address. */
+  byAddress: Map<string, Set<string>>
+  /** Arrival order of each transaction (a file's transactions are in the order they came in). */
+  seqOf: Map<string, number>
+  nextSeq: number
+  /** Who hears of each new transaction and block (the simulator's push stream). */
+  listeners: Set<(event: ChainEvent) => void>
+}
+
 export function createChainState({
   network,
   file,
@@ -63,250 +118,280 @@ export function createChainState({
   network: 'main' | 'test'
   file?: string
   startHeight?: number
-}) {
-  let state: StateFile = { height: startHeight, txs: {}, nonce: 0 }
-  if (file && fs.existsSync(file)) state = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
-  const spent = new Map<string, string>() // outpoint -> spending txid
-  const byAddress = new Map<string, Set<string>>()
-  /** Arrival order of each transaction (a file's transactions are in the order they came in). */
-  const seqOf = new Map<string, number>()
-  let nextSeq = 0
-  /** Who hears of each new transaction and block (the simulator's push stream). */
-  const listeners = new Set<(event: ChainEvent) => void>()
-  const emit = (event: ChainEvent) => {
-    for (const listener of listeners) listener(event)
-  }
-
-  const index = (txid: string, stored: StoredTx) => {
-    seqOf.set(txid, nextSeq++)
-    const tx = Transaction.fromHex(stored.hex)
-    if (!stored.coinbase)
-      for (const input of tx.inputs)
-        spent.set(`${input.sourceTXID}:${input.sourceOutputIndex}`, txid)
-    tx.outputs.forEach((output) => {
-      const address = addressOfScript(output.lockingScript, network)
-      if (!address) return
-      let set = byAddress.get(address)
-      if (!set) byAddress.set(address, (set = new Set()))
-      set.add(txid)
-    })
-  }
-  for (const [txid, stored] of Object.entries(state.txs)) index(txid, stored)
-
-  const save = () => {
-    if (!file) return
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    const temp = `${file}.${process.pid}.tmp`
-    fs.writeFileSync(temp, JSON.stringify(state))
-    fs.renameSync(temp, file)
-  }
-
-  const add = (tx: Transaction, coinbase: boolean) => {
-    const txid = tx.id('hex')
-    if (state.txs[txid]) return txid
-    const stored = { hex: tx.toHex(), height: null, coinbase }
-    state.txs[txid] = stored
-    index(txid, stored)
-    save()
-    emit({ kind: 'tx', txid, tx })
-    return txid
-  }
-
-  /** Takes a transaction and everything spending its outputs off the chain. */
-  const remove = (txid: string) => {
-    const stored = state.txs[txid]
-    if (!stored) return
-    const tx = Transaction.fromHex(stored.hex)
-    tx.outputs.forEach((_, vout) => {
-      const child = [...spent.entries()].find(([outpoint]) => outpoint === `${txid}:${vout}`)?.[1]
-      if (child) remove(child)
-    })
-    if (!stored.coinbase)
-      for (const input of tx.inputs) spent.delete(`${input.sourceTXID}:${input.sourceOutputIndex}`)
-    for (const set of byAddress.values()) set.delete(txid)
-    seqOf.delete(txid)
-    delete state.txs[txid]
-  }
-
+}): ChainState {
+  const ledger = openLedger({ network, file, startHeight })
   return {
     get height() {
-      return state.height
+      return ledger.chain.height
     },
-    /** Hears of every transaction the chain takes in and every block mined; returns an unsubscribe. */
-    subscribe(listener: (event: ChainEvent) => void): () => void {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+    subscribe(listener) {
+      ledger.listeners.add(listener)
+      return () => ledger.listeners.delete(listener)
     },
-    /** Accepts a signed transaction the way a node would (minus fees and policy). */
-    submit(hex: string): string {
-      let tx: Transaction
-      try {
-        tx = Transaction.fromHex(hex)
-      } catch {
-        throw new ChainRejection('TX decode failed')
-      }
-      const txid = tx.id('hex')
-      if (state.txs[txid]) return txid
-      if (tx.inputs.length === 0 || tx.outputs.length === 0)
-        throw new ChainRejection('bad-txns-empty')
-      let inputTotal = 0
-      tx.inputs.forEach((input, inputIndex) => {
-        const sourceTXID = input.sourceTXID
-        const source = sourceTXID ? state.txs[sourceTXID] : undefined
-        if (!sourceTXID || !source) throw new ChainRejection('Missing inputs')
-        const outpoint = `${sourceTXID}:${input.sourceOutputIndex}`
-        if (spent.has(outpoint)) throw new ChainRejection('txn-mempool-conflict')
-        const sourceOutput = Transaction.fromHex(source.hex).outputs[input.sourceOutputIndex]
-        if (!sourceOutput || sourceOutput.satoshis === undefined)
-          throw new ChainRejection('Missing inputs')
-        inputTotal += sourceOutput.satoshis
-        const valid = new Spend({
-          sourceTXID,
-          sourceOutputIndex: input.sourceOutputIndex,
-          sourceSatoshis: sourceOutput.satoshis,
-          lockingScript: sourceOutput.lockingScript,
-          transactionVersion: tx.version,
-          otherInputs: tx.inputs.filter((_, i) => i !== inputIndex),
-          outputs: tx.outputs,
-          unlockingScript: input.unlockingScript ?? new UnlockingScript(),
-          inputSequence: input.sequence ?? 0xffffffff,
-          inputIndex,
-          lockTime: tx.lockTime,
-        })
-        let ok: boolean
-        try {
-          ok = valid.validate()
-        } catch (error) {
-          throw new ChainRejection(
-            `mandatory-script-verify-flag-failed (${(error as Error).message.slice(0, 80)})`,
-          )
-        }
-        if (!ok) throw new ChainRejection('mandatory-script-verify-flag-failed')
-      })
-      const outputTotal = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
-      if (outputTotal > inputTotal) throw new ChainRejection('bad-txns-in-belowout')
-      return add(tx, false)
-    },
-    /** A coinbase-style transaction paying `satoshis` to `address` (test wallet funding). */
-    mint(address: string, satoshis: number): string {
-      state.nonce += 1
-      // Unique per funding, like a coinbase's height and extra nonce.
-      const tag = Utils.toArray(`sim-${state.nonce}-${Date.now()}`, 'utf8')
-      const tx = new Transaction()
-      tx.addInput({
-        sourceTXID: '00'.repeat(32),
-        sourceOutputIndex: 0xffffffff,
-        unlockingScript: new UnlockingScript([{ op: tag.length, data: tag }]),
-        sequence: 0xffffffff,
-      })
-      tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
-      return add(tx, true)
-    },
-    /** Puts every mempool transaction in a new block; `count` blocks in all, timed now. */
-    mine(count = 1): number {
-      state.blockTimes ??= {}
-      for (let i = 0; i < count; i += 1) {
-        state.height += 1
-        state.blockTimes[String(state.height)] = Math.floor(Date.now() / 1000)
-        if (i === 0)
-          for (const stored of Object.values(state.txs))
-            if (stored.height === null) stored.height = state.height
-      }
-      save()
-      for (let h = state.height - count + 1; h <= state.height; h += 1)
-        emit({ kind: 'block', height: h, time: state.blockTimes[String(h)]! })
-      return state.height
-    },
-    /**
-     * Double-spends a mempool transaction: it and whatever spends it leave the chain, and a
-     * conflicting transaction spending the same inputs to another address takes its place (a
-     * simulator may sign nothing: this is the chain's own doing). Returns the replacement's id.
-     */
-    doubleSpend(txid: string): string {
-      const original = state.txs[txid]
-      if (!original) throw new ChainRejection('No such transaction')
-      if (original.height !== null) throw new ChainRejection('Already in a block')
-      const tx = Transaction.fromHex(original.hex)
-      const total = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
-      remove(txid)
-      const replacement = new Transaction()
-      for (const input of tx.inputs)
-        replacement.addInput({
-          sourceTXID: input.sourceTXID,
-          sourceOutputIndex: input.sourceOutputIndex,
-          unlockingScript: input.unlockingScript,
-          sequence: input.sequence,
-        })
-      state.nonce += 1
-      const elsewhere = PrivateKey.fromString(
-        (state.nonce + 1000).toString(16).padStart(64, '0'),
-        'hex',
-      )
-      replacement.addOutput({
-        lockingScript: new P2PKH().lock(
-          elsewhere.toAddress(network === 'main' ? 'mainnet' : 'testnet'),
-        ),
-        satoshis: total,
-      })
-      return add(replacement, false)
-    },
-    /** Orphans the last `blocks` blocks: their transactions go back to the mempool. */
-    reorg(blocks: number): number {
-      const from = state.height - blocks + 1
-      for (const stored of Object.values(state.txs))
-        if (stored.height !== null && stored.height >= from) stored.height = null
-      for (let h = from; h <= state.height; h += 1) delete state.blockTimes?.[String(h)]
-      state.height = from - 1
-      save()
-      return state.height
-    },
-    /** Where a transaction is: in a block, in the mempool, or unknown to the chain. */
-    status(txid: string): { height: number | null } | undefined {
-      const stored = state.txs[txid]
+    submit: (hex) => submit(ledger, hex),
+    mint: (address, satoshis) => mint(ledger, address, satoshis),
+    mine: (count = 1) => mine(ledger, count),
+    doubleSpend: (txid) => doubleSpend(ledger, txid),
+    reorg: (blocks) => reorg(ledger, blocks),
+    status(txid) {
+      const stored = ledger.chain.txs[txid]
       return stored ? { height: stored.height } : undefined
     },
-    /** A block's time (unix seconds); blocks from before the simulator started have none. */
-    blockTime(height: number): number | undefined {
-      return state.blockTimes?.[String(height)]
-    },
-    getHex(txid: string): string | undefined {
-      return state.txs[txid]?.hex
-    },
-    /**
-     * The transactions touching an address, newest first (WhatsOnChain's default order): in
-     * blocks by height then arrival, or in the mempool by arrival.
-     */
-    entries(address: string, kind: 'confirmed' | 'unconfirmed'): AddressEntry[] {
-      const out: AddressEntry[] = []
-      for (const txid of byAddress.get(address) ?? []) {
-        const stored = state.txs[txid]
-        if (!stored || (kind === 'confirmed') !== (stored.height !== null)) continue
-        out.push({ txid, height: stored.height, seq: seqOf.get(txid) ?? 0 })
-      }
-      return out.sort((a, b) => (b.height ?? 0) - (a.height ?? 0) || b.seq - a.seq)
-    },
-    /**
-     * Which transaction spends an output: its txid, null while unspent, undefined when the
-     * output does not exist.
-     */
-    spender(txid: string, vout: number): string | null | undefined {
-      const stored = state.txs[txid]
-      if (!stored || !Number.isInteger(vout) || vout < 0) return undefined
-      if (vout >= Transaction.fromHex(stored.hex).outputs.length) return undefined
-      return spent.get(`${txid}:${vout}`) ?? null
-    },
-    history(address: string, kind: 'confirmed' | 'unconfirmed') {
-      const out: { tx_hash: string; height?: number }[] = []
-      for (const txid of byAddress.get(address) ?? []) {
-        const stored = state.txs[txid]
-        if (!stored) continue
-        if (kind === 'confirmed' && stored.height !== null)
-          out.push({ tx_hash: txid, height: stored.height })
-        if (kind === 'unconfirmed' && stored.height === null) out.push({ tx_hash: txid })
-      }
-      return out
-    },
+    blockTime: (height) => ledger.chain.blockTimes?.[String(height)],
+    getHex: (txid) => ledger.chain.txs[txid]?.hex,
+    entries: (address, kind) => entries(ledger, address, kind),
+    spender: (txid, vout) => spender(ledger, txid, vout),
+    history: (address, kind) => history(ledger, address, kind),
   }
 }
 
-export type ChainState = ReturnType<typeof createChainState>
+function openLedger({
+  network,
+  file,
+  startHeight,
+}: {
+  network: 'main' | 'test'
+  file?: string
+  startHeight: number
+}): Ledger {
+  let chain: StateFile = { height: startHeight, txs: {}, nonce: 0 }
+  if (file && fs.existsSync(file)) chain = JSON.parse(fs.readFileSync(file, 'utf8')) as StateFile
+  const ledger: Ledger = {
+    network,
+    file,
+    chain,
+    spent: new Map(),
+    byAddress: new Map(),
+    seqOf: new Map(),
+    nextSeq: 0,
+    listeners: new Set(),
+  }
+  for (const [txid, stored] of Object.entries(chain.txs)) index(ledger, txid, stored)
+  return ledger
+}
+
+function emit(ledger: Ledger, event: ChainEvent) {
+  for (const listener of ledger.listeners) listener(event)
+}
+
+/** Adds a transaction to the indexes: the outputs it spends, the addresses it pays. */
+function index(ledger: Ledger, txid: string, stored: StoredTx) {
+  ledger.seqOf.set(txid, ledger.nextSeq++)
+  const tx = Transaction.fromHex(stored.hex)
+  if (!stored.coinbase)
+    for (const input of tx.inputs)
+      ledger.spent.set(`${input.sourceTXID}:${input.sourceOutputIndex}`, txid)
+  tx.outputs.forEach((output) => {
+    const address = addressOfScript(output.lockingScript, ledger.network)
+    if (!address) return
+    let set = ledger.byAddress.get(address)
+    if (!set) ledger.byAddress.set(address, (set = new Set()))
+    set.add(txid)
+  })
+}
+
+/** Writes the chain to its file, if it has one (whole, through a temporary file). */
+function save({ file, chain }: Ledger) {
+  if (!file) return
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temp, JSON.stringify(chain))
+  fs.renameSync(temp, file)
+}
+
+/** Takes a transaction into the mempool (once) and tells the listeners. */
+function add(ledger: Ledger, tx: Transaction, coinbase: boolean) {
+  const txid = tx.id('hex')
+  if (ledger.chain.txs[txid]) return txid
+  const stored = { hex: tx.toHex(), height: null, coinbase }
+  ledger.chain.txs[txid] = stored
+  index(ledger, txid, stored)
+  save(ledger)
+  emit(ledger, { kind: 'tx', txid, tx })
+  return txid
+}
+
+/** Takes a transaction and everything spending its outputs off the chain. */
+function remove(ledger: Ledger, txid: string) {
+  const stored = ledger.chain.txs[txid]
+  if (!stored) return
+  const tx = Transaction.fromHex(stored.hex)
+  tx.outputs.forEach((_, vout) => {
+    const child = [...ledger.spent.entries()].find(
+      ([outpoint]) => outpoint === `${txid}:${vout}`,
+    )?.[1]
+    if (child) remove(ledger, child)
+  })
+  if (!stored.coinbase)
+    for (const input of tx.inputs)
+      ledger.spent.delete(`${input.sourceTXID}:${input.sourceOutputIndex}`)
+  for (const set of ledger.byAddress.values()) set.delete(txid)
+  ledger.seqOf.delete(txid)
+  delete ledger.chain.txs[txid]
+}
+
+function submit(ledger: Ledger, hex: string): string {
+  let tx: Transaction
+  try {
+    tx = Transaction.fromHex(hex)
+  } catch {
+    throw new ChainRejection('TX decode failed')
+  }
+  const txid = tx.id('hex')
+  if (ledger.chain.txs[txid]) return txid
+  if (tx.inputs.length === 0 || tx.outputs.length === 0) throw new ChainRejection('bad-txns-empty')
+  let inputTotal = 0
+  tx.inputs.forEach((_, inputIndex) => {
+    inputTotal += checkInput(ledger, tx, inputIndex)
+  })
+  const outputTotal = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
+  if (outputTotal > inputTotal) throw new ChainRejection('bad-txns-in-belowout')
+  return add(ledger, tx, false)
+}
+
+/**
+ * Checks one input as a node would: it spends an output the chain has and nothing else spends,
+ * and its unlocking script unlocks it. Returns the satoshis it brings in.
+ */
+function checkInput(ledger: Ledger, tx: Transaction, inputIndex: number): number {
+  const input = tx.inputs[inputIndex]!
+  const sourceTXID = input.sourceTXID
+  const source = sourceTXID ? ledger.chain.txs[sourceTXID] : undefined
+  if (!sourceTXID || !source) throw new ChainRejection('Missing inputs')
+  const outpoint = `${sourceTXID}:${input.sourceOutputIndex}`
+  if (ledger.spent.has(outpoint)) throw new ChainRejection('txn-mempool-conflict')
+  const sourceOutput = Transaction.fromHex(source.hex).outputs[input.sourceOutputIndex]
+  if (!sourceOutput || sourceOutput.satoshis === undefined)
+    throw new ChainRejection('Missing inputs')
+  const valid = new Spend({
+    sourceTXID,
+    sourceOutputIndex: input.sourceOutputIndex,
+    sourceSatoshis: sourceOutput.satoshis,
+    lockingScript: sourceOutput.lockingScript,
+    transactionVersion: tx.version,
+    otherInputs: tx.inputs.filter((_, i) => i !== inputIndex),
+    outputs: tx.outputs,
+    unlockingScript: input.unlockingScript ?? new UnlockingScript(),
+    inputSequence: input.sequence ?? 0xffffffff,
+    inputIndex,
+    lockTime: tx.lockTime,
+  })
+  let ok: boolean
+  try {
+    ok = valid.validate()
+  } catch (error) {
+    throw new ChainRejection(
+      `mandatory-script-verify-flag-failed (${(error as Error).message.slice(0, 80)})`,
+    )
+  }
+  if (!ok) throw new ChainRejection('mandatory-script-verify-flag-failed')
+  return sourceOutput.satoshis
+}
+
+function mint(ledger: Ledger, address: string, satoshis: number): string {
+  ledger.chain.nonce += 1
+  // Unique per funding, like a coinbase's height and extra nonce.
+  const tag = Utils.toArray(`sim-${ledger.chain.nonce}-${Date.now()}`, 'utf8')
+  const tx = new Transaction()
+  tx.addInput({
+    sourceTXID: '00'.repeat(32),
+    sourceOutputIndex: 0xffffffff,
+    unlockingScript: new UnlockingScript([{ op: tag.length, data: tag }]),
+    sequence: 0xffffffff,
+  })
+  tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
+  return add(ledger, tx, true)
+}
+
+function mine(ledger: Ledger, count: number): number {
+  const { chain } = ledger
+  chain.blockTimes ??= {}
+  for (let i = 0; i < count; i += 1) {
+    chain.height += 1
+    chain.blockTimes[String(chain.height)] = Math.floor(Date.now() / 1000)
+    if (i === 0)
+      for (const stored of Object.values(chain.txs))
+        if (stored.height === null) stored.height = chain.height
+  }
+  save(ledger)
+  for (let h = chain.height - count + 1; h <= chain.height; h += 1)
+    emit(ledger, { kind: 'block', height: h, time: chain.blockTimes[String(h)]! })
+  return chain.height
+}
+
+function doubleSpend(ledger: Ledger, txid: string): string {
+  const original = ledger.chain.txs[txid]
+  if (!original) throw new ChainRejection('No such transaction')
+  if (original.height !== null) throw new ChainRejection('Already in a block')
+  const tx = Transaction.fromHex(original.hex)
+  const total = tx.outputs.reduce((sum, o) => sum + (o.satoshis ?? 0), 0)
+  remove(ledger, txid)
+  const replacement = new Transaction()
+  for (const input of tx.inputs)
+    replacement.addInput({
+      sourceTXID: input.sourceTXID,
+      sourceOutputIndex: input.sourceOutputIndex,
+      unlockingScript: input.unlockingScript,
+      sequence: input.sequence,
+    })
+  ledger.chain.nonce += 1
+  const elsewhere = PrivateKey.fromString(
+    (ledger.chain.nonce + 1000).toString(16).padStart(64, '0'),
+    'hex',
+  )
+  replacement.addOutput({
+    lockingScript: new P2PKH().lock(
+      elsewhere.toAddress(ledger.network === 'main' ? 'mainnet' : 'testnet'),
+    ),
+    satoshis: total,
+  })
+  return add(ledger, replacement, false)
+}
+
+function reorg(ledger: Ledger, blocks: number): number {
+  const { chain } = ledger
+  const from = chain.height - blocks + 1
+  for (const stored of Object.values(chain.txs))
+    if (stored.height !== null && stored.height >= from) stored.height = null
+  for (let h = from; h <= chain.height; h += 1) delete chain.blockTimes?.[String(h)]
+  chain.height = from - 1
+  save(ledger)
+  return chain.height
+}
+
+function entries(
+  { chain, byAddress, seqOf }: Ledger,
+  address: string,
+  kind: 'confirmed' | 'unconfirmed',
+): AddressEntry[] {
+  const out: AddressEntry[] = []
+  for (const txid of byAddress.get(address) ?? []) {
+    const stored = chain.txs[txid]
+    if (!stored || (kind === 'confirmed') !== (stored.height !== null)) continue
+    out.push({ txid, height: stored.height, seq: seqOf.get(txid) ?? 0 })
+  }
+  return out.sort((a, b) => (b.height ?? 0) - (a.height ?? 0) || b.seq - a.seq)
+}
+
+function spender({ chain, spent }: Ledger, txid: string, vout: number): string | null | undefined {
+  const stored = chain.txs[txid]
+  if (!stored || !Number.isInteger(vout) || vout < 0) return undefined
+  if (vout >= Transaction.fromHex(stored.hex).outputs.length) return undefined
+  return spent.get(`${txid}:${vout}`) ?? null
+}
+
+function history(
+  { chain, byAddress }: Ledger,
+  address: string,
+  kind: 'confirmed' | 'unconfirmed',
+): { tx_hash: string; height?: number }[] {
+  const out: { tx_hash: string; height?: number }[] = []
+  for (const txid of byAddress.get(address) ?? []) {
+    const stored = chain.txs[txid]
+    if (!stored) continue
+    if (kind === 'confirmed' && stored.height !== null)
+      out.push({ tx_hash: txid, height: stored.height })
+    if (kind === 'unconfirmed' && stored.height === null) out.push({ tx_hash: txid })
+  }
+  return out
+}

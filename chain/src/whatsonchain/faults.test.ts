@@ -1,10 +1,10 @@
 import { PrivateKey, Transaction } from '@bsv/sdk'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { ChainSourceError } from './types'
-import { createWhatsOnChainClient } from './whatsonchain'
-import type { ChainSimulator } from './simulator'
-import { payFromTestWallet, startChainSimulator } from './simulator'
+import { ChainSourceError } from '../types'
+import { createWhatsOnChainClient } from './index'
+import type { ChainSimulator } from '../simulator'
+import { payFromTestWallet, startChainSimulator } from '../simulator'
 
 /**
  * The WhatsOnChain client against the simulator keeping WhatsOnChain's documented limits and

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import { createRequestSpacer, type RequestClass } from './whatsonchain'
+import { createRequestSpacer, type RequestClass } from './spacer'
 
 /** When each of `count` requests may begin, asked for all at once. */
 async function startTimes(waitForSlot: () => Promise<void>, count: number): Promise<number[]> {
