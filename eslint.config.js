@@ -65,6 +65,24 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    // The database layer sits below HTTP: cms/src/db serves api/ and server/, never imports them.
+    files: ['cms/src/db/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            workspacePattern('cms'),
+            {
+              regex: '^(\\.\\./)+(api|server)(/|$)',
+              message: 'db/ does not import api/ or server/: move what both need into db/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...STOREFRONT_FEATURES.map((feature) => ({
     files: [`storefront/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {

@@ -15,8 +15,8 @@ export { claimWorkerLease, releaseWorkerLease } from './operations/worker/worker
 export { asOneWorkUnit } from './operations/worker/workUnit'
 export { checkChainAlert } from './operations/chainHealth/checkChainAlert'
 export { recordChainHealth } from './operations/chainHealth/recordChainHealth'
-export { queueOrderCreatedEmails } from './operations/email/queueOrderEmails'
-export { loadEmailRenderer } from './operations/email/renderOrderEmail'
+export { queueOrderCreatedEmails } from './email/queueOrderEmails'
+export { loadEmailRenderer } from './email/renderOrderEmail'
 export { queueMissingFulfilments } from './operations/fulfilment/fulfilmentJob'
 export {
   clearOrderAttention,

@@ -9,8 +9,8 @@ import {
   renderDownloadLinksEmail,
   renderOrderEmail,
   shopInfoOf,
-} from '../operations/email/renderOrderEmail'
-import { renderOutboxMessage } from '../operations/email/sendOutboxEmail'
+} from '../email/renderOrderEmail'
+import { renderOutboxMessage } from '../email/sendOutboxEmail'
 import { EMAIL_KINDS, isOrderEmailKind } from '../collections/EmailOutbox'
 import type { PreviewVariant } from '../email/preview'
 import {

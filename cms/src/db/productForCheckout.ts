@@ -2,7 +2,7 @@ import type { InValue } from '@libsql/client'
 import { normalizeProductType } from '@shop/domain'
 import type { Payload } from 'payload'
 
-import { isDocumentId } from '../api/ids'
+import { isDocumentId } from './ids'
 import { slugs } from '../collections/slugs'
 import type { Product } from '../payload-types'
 import { dateOf, engineOf, numbered, postgres, sqlite } from './engine'

@@ -10,10 +10,13 @@ export { adminClient, createStaff, signedIn, signedInNewAdmin, XHR } from '../ad
 export type { AdminClient } from '../admin/client'
 export { releaseReservedStock } from '../../src/db/stock'
 export { sqlite } from '../../src/db/engine'
+// Raw SQL on the shop's database, SQLite or PostgreSQL (TEST_DB_ENGINE).
+export { refuseWrites, runSql } from './sql'
+export type { RefusedWrites, SqlRow } from './sql'
 // The database's own lease and the jobs' retry count, which worker tests drive directly.
 export { claimLease, releaseLease, WORKER_LEASE } from '../../src/db/leases'
 export { EMAIL_RETRIES } from '../../src/jobs/queues'
-export { queueOrderShippedEmail } from '../../src/operations/email/queueOrderShippedEmail'
+export { queueOrderShippedEmail } from '../../src/email/queueOrderShippedEmail'
 export * from './shopApi'
 export { blob, pdfDocument, pngImage, productForm, validFields } from '../admin/fixtures'
 export { answeredWithout5xx, payloadWritesBesideCheckouts } from '../db/payloadWritesScenario'

@@ -9,7 +9,7 @@ import { saveAdminProduct } from '../../operations/admin/saveAdminProduct'
 import { setProductDeleted } from '../../operations/admin/setProductDeleted'
 import { COVER_MAX_BYTES, DIGITAL_MAX_BYTES } from '../../operations/admin/uploadedFiles'
 import type { Logger } from '../../server/logger'
-import { isDocumentId } from '../ids'
+import { isDocumentId } from '../../db/ids'
 
 const FILE_FIELDS = ['coverImageFile', 'digitalFile'] as const
 

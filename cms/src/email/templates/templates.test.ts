@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 
 import { ORDER_EMAIL_KINDS } from '../../collections/EmailOutbox'
-import type { RenderedEmail } from '../../operations/email/renderOrderEmail'
+import type { RenderedEmail } from '../renderOrderEmail'
 import {
   renderChainOutageEmail,
   renderDownloadLinksEmail,
   renderOrderEmail,
-} from '../../operations/email/renderOrderEmail'
+} from '../renderOrderEmail'
 import { sampleDownload, sampleDownloadLinks, sampleOrder } from '../preview'
 import type { ShopInfo } from '.'
 

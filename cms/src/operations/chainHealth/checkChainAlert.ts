@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 
 import type { Env } from '../../config/env'
-import { queueChainOutageEmail } from '../email/queueChainOutageEmail'
+import { queueChainOutageEmail } from '../../email/queueChainOutageEmail'
 import { queueChainOutageWebhook } from '../webhooks/webhooks'
 import { findChainHealthRow, latest, saveChainHealthRow } from './chainHealthRow'
 import { chainOutageOf } from './chainOutage'

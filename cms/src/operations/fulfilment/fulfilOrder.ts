@@ -4,7 +4,7 @@ import type { Payload, PayloadRequest } from 'payload'
 import { slugs } from '../../collections/slugs'
 import type { DigitalFile, Order, Product } from '../../payload-types'
 import type { FileStore } from '../../storage'
-import { queueOrderPaidEmail } from '../email/queueOrderEmails'
+import { queueOrderPaidEmail } from '../../email/queueOrderEmails'
 import { issueDownloadToken } from './downloadTokens'
 
 type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error'>

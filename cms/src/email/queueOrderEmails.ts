@@ -1,8 +1,8 @@
 import type { Payload, PayloadRequest } from 'payload'
 
-import type { EmailKind } from '../../collections/EmailOutbox'
-import { slugs } from '../../collections/slugs'
-import type { Order } from '../../payload-types'
+import type { EmailKind } from '../collections/EmailOutbox'
+import { slugs } from '../collections/slugs'
+import type { Order } from '../payload-types'
 
 /** Which order a buyer e-mail is about, and the request whose transaction it belongs to. */
 export type OrderEmailTarget = {

@@ -1,13 +1,13 @@
 import type { Payload, PayloadRequest } from 'payload'
 
-import { isOrderEmailKind } from '../../collections/EmailOutbox'
-import { slugs } from '../../collections/slugs'
-import type { DownloadToken, EmailOutbox, Order } from '../../payload-types'
-import type { OrderDownloadLink, ShopInfo } from '../../email/templates'
-import { findChainHealthRow } from '../chainHealth/chainHealthRow'
-import type { ChainAlertSettings } from '../chainHealth/chainOutage'
-import { chainOutageOf } from '../chainHealth/chainOutage'
-import { downloadLinkOf, downloadLinkOfToken } from '../fulfilment/downloadTokens'
+import { isOrderEmailKind } from '../collections/EmailOutbox'
+import { slugs } from '../collections/slugs'
+import type { DownloadToken, EmailOutbox, Order } from '../payload-types'
+import { findChainHealthRow } from '../operations/chainHealth/chainHealthRow'
+import type { ChainAlertSettings } from '../operations/chainHealth/chainOutage'
+import { chainOutageOf } from '../operations/chainHealth/chainOutage'
+import { downloadLinkOf, downloadLinkOfToken } from '../operations/fulfilment/downloadTokens'
+import type { OrderDownloadLink, ShopInfo } from './templates'
 import type { RenderedEmail } from './renderOrderEmail'
 import {
   renderChainOutageEmail,

@@ -1,6 +1,6 @@
 import type { Payload, PayloadRequest } from 'payload'
 
-import { slugs } from '../../collections/slugs'
+import { slugs } from '../collections/slugs'
 
 /**
  * Puts the owner's chain source alert in the outbox, once per outage (`outageKey` tells outages

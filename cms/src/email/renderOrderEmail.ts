@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react'
 
-import type { OrderEmailKind } from '../../collections/EmailOutbox'
-import type { Env } from '../../config/env'
-import type { ChainOutage, DownloadLink, OrderDownloadLink, ShopInfo } from '../../email/templates'
-import type { Order } from '../../payload-types'
+import type { OrderEmailKind } from '../collections/EmailOutbox'
+import type { Env } from '../config/env'
+import type { Order } from '../payload-types'
+import type { ChainOutage, DownloadLink, OrderDownloadLink, ShopInfo } from './templates'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
 
@@ -25,8 +25,7 @@ export function shopInfoOf(
   }
 }
 
-const loadRenderer = () =>
-  Promise.all([import('@react-email/components'), import('../../email/templates')])
+const loadRenderer = () => Promise.all([import('@react-email/components'), import('./templates')])
 let renderer: ReturnType<typeof loadRenderer> | undefined
 
 /**
