@@ -1,18 +1,18 @@
-import type { InStatement } from '@libsql/client'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { ADDRESS_INDEX_COUNTER } from '../../src/db/counters'
-import { sqlite } from '../../src/db/engine'
+import { engineOf } from '../../src/db/engine'
 import type { Order, Product } from '../../src/payload-types'
 import { api, productIdOf, SHIPPING } from '../support/shopApi'
+import { runSql, watchOwnTransactions } from '../support/sql'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
 /**
- * Checkout stores its order in one SQLite transaction without Payload's create
- * (decision 014). The row it writes must be the row Payload's create writes from the same
+ * Checkout stores its order in one SQLite (or PostgreSQL) transaction without Payload's create
+ * (decisions 014, 022). The row it writes must be the row Payload's create writes from the same
  * fields: every column, the defaults of the collection included. A field added to Orders with a
  * default, or a rule of a new order changed in one place only, fails here.
  */
@@ -28,29 +28,32 @@ afterAll(async () => {
   await shop?.close()
 })
 
+/**
+ * SQLite writes the checkouts that come together in one group, one transaction, in the order
+ * they came (decision 014); PostgreSQL writes each in a transaction of its own, side by side, with
+ * no writer queue and no group (decision 022), ordered only by the counter's row each one takes
+ * first and holds to its commit.
+ */
+const groupsCheckouts = () => engineOf(shop.payload) === 'sqlite'
+
 /** Set per order by the store itself (identity, address, clock), never by checkout's fields. */
 const PER_ORDER_COLUMNS = ['id', 'payment_address', 'address_index', 'created_at', 'updated_at']
 const PER_ORDER_FIELDS = ['id', 'paymentAddress', 'addressIndex', 'createdAt', 'updatedAt']
 
 async function rowOf(id: string): Promise<Record<string, unknown>> {
-  const result = await sqlite(shop.payload).execute({
-    sql: 'SELECT * FROM orders WHERE id = ?',
-    args: [id],
-  })
-  const row = result.rows[0]
+  const [row] = await runSql(shop.payload, 'SELECT * FROM orders WHERE id = ?', [id])
   if (!row) throw new Error(`no row for order ${id}`)
-  return Object.fromEntries(result.columns.map((column) => [column, row[column]]))
+  return row
 }
 
 const without = (record: Record<string, unknown>, keys: string[]) =>
   Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)))
 
 async function counterValue(): Promise<number> {
-  const result = await sqlite(shop.payload).execute({
-    sql: 'SELECT value FROM counters WHERE name = ?',
-    args: [ADDRESS_INDEX_COUNTER],
-  })
-  return Number(result.rows[0]?.value ?? 0)
+  const [row] = await runSql(shop.payload, 'SELECT value FROM counters WHERE name = ?', [
+    ADDRESS_INDEX_COUNTER,
+  ])
+  return Number(row?.value ?? 0)
 }
 
 /** A printed book with `copies` copies, and the fields checkout would decide for an order of it. */
@@ -199,11 +202,11 @@ describe("checkout's order row", () => {
     // failing or finding no copy left changes nothing for the others.
     const { product, fields } = await printedBook('Three copies', 3, 'together@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
-    const client = sqlite(shop.payload)
-    const transactions = vi.spyOn(client, 'transaction')
+    const transactions = watchOwnTransactions(shop.payload)
     const before = await counterValue()
+    const names = ['a', 'broken', 'b', 'c', 'd', 'e']
     const outcomes = await Promise.allSettled(
-      ['a', 'broken', 'b', 'c', 'd', 'e'].map((name) =>
+      names.map((name) =>
         storeNewOrder({
           payload: shop.payload,
           fields,
@@ -214,37 +217,53 @@ describe("checkout's order row", () => {
         }),
       ),
     )
-    const writes = transactions.mock.calls.filter(([mode]) => mode === 'write').length
-    transactions.mockRestore()
-    expect(writes).toBe(1)
-    expect(outcomes.map((o) => o.status)).toEqual([
-      'fulfilled',
-      'rejected',
-      'fulfilled',
-      'fulfilled',
-      'fulfilled',
-      'fulfilled',
-    ])
+    const writes = transactions.count
+    transactions.restore()
     const stored = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed'))
-    expect(stored.map((s) => (s && s !== 'failed' ? 'order' : s))).toEqual([
-      'order',
-      'failed',
-      'order',
-      'order',
-      null,
-      null,
-    ])
+    const kinds = stored.map((s) => (s && s !== 'failed' ? 'order' : s))
     // Three indexes taken, in order, none for the failed or refused ones.
     expect(await counterValue()).toBe(before + 3)
-    const rows = await sqlite(shop.payload).execute({
-      sql: 'SELECT payment_address, address_index FROM orders WHERE product_id = ? ORDER BY address_index',
-      args: [Number(product.id)],
-    })
-    expect(rows.rows.map((r) => [r.payment_address, Number(r.address_index)])).toEqual([
-      [`together-a-${before}`, before],
-      [`together-b-${before + 1}`, before + 1],
-      [`together-c-${before + 2}`, before + 2],
-    ])
+    const rows = await runSql(
+      shop.payload,
+      'SELECT payment_address, address_index FROM orders WHERE product_id = ? ORDER BY address_index',
+      [Number(product.id)],
+    )
+    const addresses = rows.map((r) => [r.payment_address, Number(r.address_index)])
+    if (groupsCheckouts()) {
+      expect(writes).toBe(1)
+      expect(outcomes.map((o) => o.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+      ])
+      expect(kinds).toEqual(['order', 'failed', 'order', 'order', null, null])
+      expect(addresses).toEqual([
+        [`together-a-${before}`, before],
+        [`together-b-${before + 1}`, before + 1],
+        [`together-c-${before + 2}`, before + 2],
+      ])
+    } else {
+      // A transaction of its own each, in no order among them: three of the five get a copy.
+      expect(writes).toBe(6)
+      // Stores nothing: fails, or finds no copy left when its turn comes.
+      expect(['failed', null]).toContainEqual(kinds[1])
+      const others = kinds.filter((_, i) => i !== 1)
+      expect(others.filter((k) => k === 'order')).toHaveLength(3)
+      expect(others.filter((k) => k !== 'order')).toEqual([null, null])
+      // Each stored order's address derived from its own index, the indexes without a gap.
+      const derived = addresses.map(([address, index]) => {
+        const [, name, from] = /^together-(\w+)-(\d+)$/.exec(String(address)) ?? []
+        return { name, index, from: Number(from) }
+      })
+      expect(derived.map((d) => d.index)).toEqual([before, before + 1, before + 2])
+      expect(derived.filter((d) => d.from !== d.index)).toEqual([])
+      expect(derived.map((d) => d.name).sort()).toEqual(
+        names.filter((_, i) => kinds[i] === 'order').sort(),
+      )
+    }
     const after = (await shop.payload.findByID({
       collection: slugs.products,
       id: product.id,
@@ -258,23 +277,8 @@ describe("checkout's order row", () => {
     const scarce = await printedBook('Three left', 3, 'scarce@example.com')
     const plenty = await printedBook('Plenty left', 100, 'plenty@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
-    const client = sqlite(shop.payload)
-    const statements: unknown[] = []
-    const transaction = client.transaction.bind(client)
-    const spy = vi.spyOn(client, 'transaction').mockImplementation(async (mode) => {
-      const tx = await transaction(mode)
-      const execute = tx.execute.bind(tx)
-      const batch = tx.batch.bind(tx)
-      tx.execute = ((stmt: InStatement) => {
-        statements.push(stmt)
-        return execute(stmt)
-      }) as typeof tx.execute
-      tx.batch = (stmts: InStatement[]) => {
-        statements.push(...stmts)
-        return batch(stmts)
-      }
-      return tx
-    })
+    const watch = watchOwnTransactions(shop.payload)
+    const { statements } = watch
     const before = await counterValue()
     const books = Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? scarce : plenty))
     const outcomes = await Promise.all(
@@ -285,23 +289,45 @@ describe("checkout's order row", () => {
           addressFor: (index) => `group-${i}-${index}`,
         }),
       ),
-    ).finally(() => spy.mockRestore())
-    expect(statements.length).toBeLessThanOrEqual(8)
-    // The scarce book's first three checkouts get its copies; the two after find none left.
-    expect(outcomes.map((o) => (o ? 'order' : null))).toEqual(
-      books.map((book, i) => (book === scarce && i >= 15 ? null : 'order')),
-    )
-    // 23 indexes, one for each order stored, in the order the checkouts came.
+    ).finally(() => watch.restore())
+    const kinds = outcomes.map((o) => (o ? 'order' : null))
+    // 23 indexes, one for each order stored.
     expect(await counterValue()).toBe(before + 23)
-    const rows = await sqlite(shop.payload).execute({
-      sql: `SELECT id, payment_address, address_index FROM orders WHERE product_id IN (?, ?)
+    const rows = await runSql(
+      shop.payload,
+      `SELECT id, payment_address, address_index FROM orders WHERE product_id IN (?, ?)
             ORDER BY address_index`,
-      args: [Number(scarce.product.id), Number(plenty.product.id)],
-    })
-    const sold = outcomes.flatMap((o, i) => (o ? [{ id: o.orderId, i }] : []))
-    expect(rows.rows.map((r) => [r.id, r.payment_address, Number(r.address_index)])).toEqual(
-      sold.map(({ id, i }, k) => [id, `group-${i}-${before + k}`, before + k]),
+      [Number(scarce.product.id), Number(plenty.product.id)],
     )
+    const sold = outcomes.flatMap((o, i) => (o ? [{ id: o.orderId, i }] : []))
+    const written = rows.map((r) => [r.id, r.payment_address, Number(r.address_index)])
+    if (groupsCheckouts()) {
+      expect(statements.length).toBeLessThanOrEqual(8)
+      // The scarce book's first three checkouts get its copies; the two after find none left.
+      expect(kinds).toEqual(books.map((book, i) => (book === scarce && i >= 15 ? null : 'order')))
+      // The indexes in the order the checkouts came.
+      expect(written).toEqual(
+        sold.map(({ id, i }, k) => [id, `group-${i}-${before + k}`, before + k]),
+      )
+    } else {
+      // One transaction per checkout, each at most five statements: BEGIN, the index, the copy,
+      // the row, COMMIT (no group to share them).
+      expect(watch.count).toBe(25)
+      expect(statements.length).toBeLessThanOrEqual(5 * 25)
+      // Three of the scarce book's five checkouts get its copies, in no order among them.
+      expect(kinds.filter((k, i) => k === 'order' && books[i] === plenty)).toHaveLength(20)
+      expect(kinds.filter((k, i) => k === 'order' && books[i] === scarce)).toHaveLength(3)
+      // The indexes in the order the checkouts took the counter, each address from its own.
+      const requestOf = new Map(sold.map(({ id, i }) => [id, i]))
+      expect(written.map(([id]) => id).sort()).toEqual(sold.map(({ id }) => id).sort())
+      expect(written).toEqual(
+        written.map(([id], k) => [
+          id,
+          `group-${requestOf.get(String(id))}-${before + k}`,
+          before + k,
+        ]),
+      )
+    }
     const stock = async (book: typeof scarce) =>
       (
         (await shop.payload.findByID({
@@ -316,22 +342,23 @@ describe("checkout's order row", () => {
   it('answers every checkout of a group whose transaction cannot begin, and goes on after', async () => {
     const { product, fields } = await printedBook('Two copies', 2, 'unlucky@example.com')
     const { storeNewOrder } = await import('../../src/db/storeNewOrder')
-    const client = sqlite(shop.payload)
-    const transaction = client.transaction.bind(client)
-    const broken = vi
-      .spyOn(client, 'transaction')
-      .mockRejectedValueOnce(new Error('database is locked'))
+    let broken = true
+    const transactions = watchOwnTransactions(shop.payload, async () => {
+      if (broken) throw new Error('database is locked')
+    })
     const store = () =>
       storeNewOrder({ payload: shop.payload, fields, addressFor: (index) => `unlucky-${index}` })
     try {
       // Both hear why, neither waits for ever, and nothing is taken.
       const outcomes = await Promise.allSettled([store(), store()])
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
-      broken.mockImplementation(transaction)
+      // One transaction for the group on SQLite; on PostgreSQL each asks for its own.
+      expect(transactions.count).toBe(groupsCheckouts() ? 1 : 2)
+      broken = false
       // The next checkout is written as usual.
       expect(await store()).toEqual({ orderId: expect.any(String) })
     } finally {
-      broken.mockRestore()
+      transactions.restore()
     }
     const after = (await shop.payload.findByID({
       collection: slugs.products,
@@ -461,11 +488,14 @@ describe("checkout's read of the product it sells", () => {
       await productIdOf(shop.payload, 'DIGITAL'),
     ]
     // A book imported from the old shop, typed PDF in the database, with no shipping cost.
+    // (PostgreSQL's column is an enum of today's types: it holds no PDF.)
     const legacy = await make({ type: 'PHYSICAL', priceEUR: 5 })
-    await sqlite(shop.payload).execute({
-      sql: "UPDATE products SET type = 'PDF', shipping_cost_e_u_r = NULL WHERE id = ?",
-      args: [Number(legacy)],
-    })
+    const legacyType = engineOf(shop.payload) === 'sqlite' ? "type = 'PDF', " : ''
+    await runSql(
+      shop.payload,
+      `UPDATE products SET ${legacyType}shipping_cost_e_u_r = NULL WHERE id = ?`,
+      [Number(legacy)],
+    )
     for (const id of [...ids, legacy]) {
       const ours = await productForCheckout(shop.payload, id)
       const payloads = (await shop.payload.findByID({

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
 import { NO_COPY_LEFT } from '../../src/collections/Orders/hooks/applyStatusChange'
-import { sqlite } from '../../src/db/engine'
 import { runDueJobs, runFulfilmentJobs } from '../../src/jobs'
 import { FULFILMENT_RETRIES, JOB_QUEUES, TASKS } from '../../src/jobs/queues'
 import { queueMissingFulfilments } from '../../src/operations/fulfilment/fulfilmentJob'
 import type { EmailOutbox, PayloadJob } from '../../src/payload-types'
 import { createOrder, getOrder, productIdOf } from '../support/shopApi'
+import { refuseWrites, runSql } from '../support/sql'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
@@ -146,17 +146,14 @@ describe('a change to PAID', () => {
     })
     const shelf = (await payload.findByID({ collection: slugs.products, id: printedId }))
       .currentStock
-    await sqlite(payload).execute({
-      sql: 'UPDATE products SET current_stock = 0 WHERE id = ?',
-      args: [printedId],
-    })
+    await runSql(payload, 'UPDATE products SET current_stock = 0 WHERE id = ?', [printedId])
     try {
       await expect(markPaid(orderId)).rejects.toThrow(NO_COPY_LEFT)
     } finally {
-      await sqlite(payload).execute({
-        sql: 'UPDATE products SET current_stock = ? WHERE id = ?',
-        args: [shelf, printedId],
-      })
+      await runSql(payload, 'UPDATE products SET current_stock = ? WHERE id = ?', [
+        shelf,
+        printedId,
+      ])
     }
     expect((await getOrder(payload, orderId)).status).toBe('EXPIRED')
     expect(await deliveryJobsOf(orderId)).toEqual([])
@@ -214,11 +211,13 @@ describe('the delivery job', () => {
     const orderId = await createOrder(shop, pdfId)
     await markPaid(orderId)
     // The database refuses this order's download token until the trigger goes.
-    await sqlite(payload).execute(
-      `CREATE TRIGGER refuse_token BEFORE INSERT ON download_tokens
-         WHEN NEW.order_id = '${orderId}'
-         BEGIN SELECT RAISE(ABORT, 'no token for this order today'); END`,
-    )
+    const allowTokens = await refuseWrites(payload, {
+      name: 'refuse_token',
+      table: 'download_tokens',
+      before: 'INSERT',
+      when: `NEW.order_id = '${orderId}'`,
+      message: 'no token for this order today',
+    })
     try {
       await runDueJobs(payload, { email: false })
       const [job] = await deliveryJobsOf(orderId)
@@ -260,7 +259,7 @@ describe('the delivery job', () => {
       const jobs = await deliveryJobsOf(orderId)
       expect(jobs.map((j) => Boolean(j.hasError)).sort()).toEqual([false, true])
     } finally {
-      await sqlite(payload).execute('DROP TRIGGER IF EXISTS refuse_token')
+      await allowTokens()
     }
     // Repaired: the new job delivers and the owner's notice goes.
     await runDueJobs(payload, { email: false })

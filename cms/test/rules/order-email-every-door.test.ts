@@ -2,10 +2,10 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { sqlite } from '../../src/db/engine'
 import type { AdminClient } from '../admin/client'
 import { cmsApi, shopWithOwnerAtEveryDoor } from '../support/cmsApi'
 import { createPrintedBook, getOrder, SHIPPING } from '../support/shopApi'
+import { runSql } from '../support/sql'
 import type { TestShop } from '../support/testShop'
 
 /**
@@ -56,10 +56,7 @@ async function orderWith(userEmail: string): Promise<string> {
   expect(created.status).toBe(201)
   const id = String(created.body.orderId)
   // As checkout stored it before the rule: a raw row, never seen by Payload's validation.
-  await sqlite(payload).execute({
-    sql: 'UPDATE orders SET user_email = ? WHERE id = ?',
-    args: [userEmail, id],
-  })
+  await runSql(payload, 'UPDATE orders SET user_email = ? WHERE id = ?', [userEmail, id])
   return id
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import type { AdminClient } from '@shop/cms/testing'
-import { signedInNewAdmin, sqlite } from '@shop/cms/testing'
+import { refuseWrites, runSql, signedInNewAdmin } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import {
   api,
@@ -84,10 +84,10 @@ async function aroundOneBadOrder(makeBad: (orderId: string) => Promise<void>) {
   await pay(bad, '0.1') // short: 0.3725 BSV are due
   await waitFor(async () => (await paymentsOf(h.shop.payload, bad)).length === 1)
   // Past its expiry, written as a raw row: Payload's own update may refuse this order.
-  await sqlite(h.shop.payload).execute({
-    sql: 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?',
-    args: [new Date(Date.now() - 1000).toISOString(), bad],
-  })
+  await runSql(h.shop.payload, 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?', [
+    new Date(Date.now() - 1000).toISOString(),
+    bad,
+  ])
   await pay(paid)
   await mine()
   await expireNow(before)
@@ -104,10 +104,10 @@ describe('an order the shop cannot settle', () => {
   it('stored with an e-mail Payload refuses, paid short, expiring: settled like any other, and nothing else stops', async () => {
     const { bad } = await aroundOneBadOrder(async (orderId) => {
       // As checkout's own insert stored it before the e-mail rule: never validated by Payload.
-      await sqlite(h.shop.payload).execute({
-        sql: 'UPDATE orders SET user_email = ? WHERE id = ?',
-        args: ['bad;mail@b.co', orderId],
-      })
+      await runSql(h.shop.payload, 'UPDATE orders SET user_email = ? WHERE id = ?', [
+        'bad;mail@b.co',
+        orderId,
+      ])
     })
     const settled = await waitForStatus(h.shop.payload, bad, 'EXPIRED')
     expect(settled.userEmail).toBe('bad;mail@b.co')
@@ -120,14 +120,17 @@ describe('an order the shop cannot settle', () => {
     // The database refuses any change of this order's status or amount, as it would a row that
     // breaks one of its own rules: its judgement throws on every look until that is repaired.
     let refused = ''
+    let repair = async () => {}
     const { bad } = await aroundOneBadOrder(async (orderId) => {
       refused = orderId
-      await sqlite(h.shop.payload).execute(
-        `CREATE TRIGGER refuse_one_order BEFORE UPDATE ON orders
-           WHEN OLD.id = '${orderId}' AND (NEW.status IS NOT OLD.status
-             OR NEW.amount_satoshi_received IS NOT OLD.amount_satoshi_received)
-           BEGIN SELECT RAISE(ABORT, 'this order row is refused'); END`,
-      )
+      repair = await refuseWrites(h.shop.payload, {
+        name: 'refuse_one_order',
+        table: 'orders',
+        before: 'UPDATE',
+        when: `OLD.id = '${orderId}' AND (NEW.status IS DISTINCT FROM OLD.status
+          OR NEW.amount_satoshi_received IS DISTINCT FROM OLD.amount_satoshi_received)`,
+        message: 'this order row is refused',
+      })
     })
     expect(bad).toBe(refused)
 
@@ -153,7 +156,7 @@ describe('an order the shop cannot settle', () => {
     expect((await ordersNeedingAttention()).map((order) => order.id)).toEqual([bad])
 
     // Repaired: the order's own retry settles it and the notice goes.
-    await sqlite(h.shop.payload).execute('DROP TRIGGER refuse_one_order')
+    await repair()
     const settled = await waitForStatus(h.shop.payload, bad, 'EXPIRED', 30_000)
     expect(settled.amountSatoshiReceived).toBe(10_000_000)
     await waitFor(async () => (await getOrder(h.shop.payload, bad)).attention === null)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '@shop/cms/engine'
 import type { Order, Product } from '@shop/cms/engine'
 import type { AdminClient } from '@shop/cms/testing'
-import { signedInNewAdmin } from '@shop/cms/testing'
+import { runSql, signedInNewAdmin } from '@shop/cms/testing'
 import type { PaymentsHarness } from './support'
 import {
   api,
@@ -168,14 +168,8 @@ describe('mark as paid', () => {
 
   it('refuses when no copy is left, and changes nothing', async () => {
     const orderId = await lateFullPayment()
-    const sqlite = (
-      h.shop.payload.db as unknown as { client: { execute: (s: unknown) => Promise<unknown> } }
-    ).client
     const shelf = await stock()
-    await sqlite.execute({
-      sql: 'UPDATE products SET current_stock = 0 WHERE id = ?',
-      args: [printedId],
-    })
+    await runSql(h.shop.payload, 'UPDATE products SET current_stock = 0 WHERE id = ?', [printedId])
     try {
       const refused = await act(orderId, 'mark-paid', { note: NOTE })
       expect(refused.status).toBe(409)
@@ -186,10 +180,10 @@ describe('mark as paid', () => {
       expect(still.history.some((e) => e.action === 'mark-paid')).toBe(false)
       expect(await stock()).toBe(0)
     } finally {
-      await sqlite.execute({
-        sql: 'UPDATE products SET current_stock = ? WHERE id = ?',
-        args: [shelf, printedId],
-      })
+      await runSql(h.shop.payload, 'UPDATE products SET current_stock = ? WHERE id = ?', [
+        shelf,
+        printedId,
+      ])
     }
   })
 })
