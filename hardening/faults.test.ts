@@ -9,6 +9,7 @@ import { createWhatsOnChainClient } from '@shop/chain'
 import { payFromTestWallet } from '@shop/chain/simulator'
 import type { FaultyChain } from './support/faultyChain'
 import { seededRandom, startFaultyChain } from './support/faultyChain'
+import { shopEngine } from './support/engine'
 import { allOrders, auditPayments, stockBalance } from './support/invariants'
 import { hardening, report } from './support/settings'
 
@@ -17,6 +18,8 @@ import { hardening, report } from './support/settings'
  * cycles flowing while the worker is SIGKILLed at random moments and the chain source fails
  * (5xx, 429, hangs, resets, malformed JSON). Afterwards every payment the simulator holds is
  * recorded on its order, no order is fulfilled twice, and no stock unit is lost or counted twice.
+ * The same on either engine: SQLite by default, PostgreSQL with `TEST_DB_ENGINE=postgres` (the
+ * killed processes then leave open connections and transactions to the server to end).
  */
 
 const SEED = Number(process.env.HARDENING_SEED ?? Date.now() % 1_000_000)
@@ -24,6 +27,7 @@ const random = seededRandom(SEED)
 const between = (min: number, max: number) => Math.floor(min + random() * (max - min))
 
 let h: PaymentsHarness
+let engine: string
 let digitalId: number
 let printId: number
 
@@ -37,6 +41,7 @@ beforeAll(async () => {
       WORKER_SLOW_POLL_MS: '200',
     },
   })
+  engine = shopEngine(h.shop.payload)
   digitalId = await productIdOf(h.shop.payload, 'DIGITAL')
   printId = (
     await h.shop.payload.create({
@@ -153,7 +158,7 @@ describe('the web process killed in the middle of order creation', () => {
     const rows = await expectStockBalanced('after web kills', stockBefore)
     expect(cutOff, 'some checkouts were cut off by the kills').toBeGreaterThan(0)
     report(
-      `faults: web process SIGKILLed ${hardening.webKills}x in bursts of 24 checkouts (${sent} sent): ${confirmed.length} confirmed ` +
+      `faults (${engine}): web process SIGKILLed ${hardening.webKills}x in bursts of 24 checkouts (${sent} sent): ${confirmed.length} confirmed ` +
         `(all stored), ${cutOff} cut off, ${stored.size - confirmed.length} stored but never answered; ` +
         `stock balanced (${rows.map((r) => `${r.product}: ${r.shelf} on shelf + ${r.held} held = ${r.initial}`).join('; ')})`,
     )
@@ -365,14 +370,14 @@ describe('payment cycles while the worker is killed and the chain source fails',
       .filter(([, n]) => n > 0)
       .map(([kind, n]) => `${n} ${kind}`)
     report(
-      `faults: ${cycles.length} payment cycles (${cycles.filter((c) => c.physical).length} printed, ` +
+      `faults (${engine}): ${cycles.length} payment cycles (${cycles.filter((c) => c.physical).length} printed, ` +
         `${cycles.filter((c) => c.variant === 'split').length} split, ${overpaid} overpaid, ` +
         `${cycles.filter((c) => c.variant === 'again').length} paid again after settling) with the worker SIGKILLed ` +
         `${hardening.workerKills}x (${[...killsAt].map(([where, n]) => `${n} ${where}`).join(', ')}) ` +
-        `and ${faults.join(', ')} from the chain source (${chain.passed()} calls passed; seed ${SEED})`,
+        `and ${faults.join(', ') || 'no fault'} from the chain source (${chain.passed()} calls passed; seed ${SEED})`,
     )
     report(
-      `faults: afterwards ${audit.onChain} payments on chain, ${audit.recorded} recorded, 0 missing, ` +
+      `faults (${engine}): afterwards ${audit.onChain} payments on chain, ${audit.recorded} recorded, 0 missing, ` +
         `0 fulfilled twice (${tokens.totalDocs} download tokens for ${digital.length} PDF orders), stock balanced ` +
         `(${rows.map((r) => `${r.product}: ${r.shelf} + ${r.held} = ${r.initial}`).join('; ')})`,
     )

@@ -6,12 +6,15 @@ import { answeredWithout5xx, payloadWritesBesideCheckouts } from '@shop/cms/test
 import { productIdOf } from '@shop/payment-worker/testing'
 import type { TestShop } from '@shop/cms/testing'
 import { startTestShop } from '@shop/cms/testing'
+import { shopEngine } from './support/engine'
 import { fmt, hardening, report } from './support/settings'
 
 /**
  * Payload's own writes beside the shop's (decision 008), as an attack: anonymous and signed-in
  * Payload auth, preference and lock calls (each makes Payload write on its own) fired in waves
- * beside checkouts. Nothing may hang, answer 5xx or lose an order.
+ * beside checkouts. Nothing may hang, answer 5xx or lose an order. On SQLite those writes queue
+ * behind one writer; on PostgreSQL (`TEST_DB_ENGINE=postgres`) they take connections from the pool
+ * the checkouts' own transactions use.
  */
 
 const OWNER = { email: 'hardening-writer@example.com', password: 'Quartz-ledger-owner-7193' }
@@ -55,7 +58,7 @@ describe("Payload's own writes beside checkouts", () => {
     const bad = result.answers.filter((a) => !answeredWithout5xx(a))
     const refused = result.checkouts.filter((c) => c.status !== 201)
     report(
-      `payload writes: ${fmt(result.answers.length)} auth/preference/lock calls beside ${fmt(result.checkouts.length)} checkouts in ${ROUNDS} waves; ${bad.length} hung or 5xx, ${refused.length} checkouts refused, ${result.lost} orders lost`,
+      `payload writes (${shopEngine(shop.payload)}): ${fmt(result.answers.length)} auth/preference/lock calls beside ${fmt(result.checkouts.length)} checkouts in ${ROUNDS} waves; ${bad.length} hung or 5xx, ${refused.length} checkouts refused, ${result.lost} orders lost`,
     )
     expect(bad).toEqual([])
     expect(refused).toEqual([])

@@ -125,18 +125,24 @@ function installProduction() {
 /**
  * The suites that reach the database through the shop's own code, run a second time on a real
  * PostgreSQL server (a throwaway cluster, cms/test/support/postgres.ts): checkout, limits,
- * search, sign-in, download links, and the payment worker's own (payments, expiry, revival,
- * jobs, the lease across processes). The PostgreSQL nouns' own tests run with the integration
- * projects. The files that read SQLite directly are not among them yet (decision 022).
+ * the order row, search, sign-in, e-mail rules, deliveries, download links, and the payment
+ * worker's own (payments, expiry, revival, jobs, owner actions, a failing order, the lease
+ * across processes). Raw SQL in them goes through cms/test/support/sql.ts, on either engine. The
+ * PostgreSQL nouns' own tests run with the integration projects.
  */
 const POSTGRES_SUITES = [
   'cms/test/checkout/shipping-details.test.ts',
   'cms/test/checkout/saturation.test.ts',
+  'cms/test/checkout/hoarding.test.ts',
+  'cms/test/checkout/order-row.test.ts',
   'cms/test/public-api.test.ts',
   'cms/test/fulfilment/new-download-links.test.ts',
+  'cms/test/fulfilment/delivery-job.test.ts',
+  'cms/test/rules/order-email-every-door.test.ts',
   'cms/test/auth/sign-in.test.ts',
   'cms/test/db/payload-writes-beside-checkouts.test.ts',
   'cms/test/admin/orders-find.test.ts',
+  'cms/test/admin/dashboard.test.ts',
   'payment-worker/test/payments/checkout-flow.test.ts',
   'payment-worker/test/payments/payment-cases.test.ts',
   'payment-worker/test/payments/revived.test.ts',
@@ -148,7 +154,28 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/payment-restored.test.ts',
   'payment-worker/test/payments/chain-time.test.ts',
   'payment-worker/test/payments/late-watch.test.ts',
+  'payment-worker/test/payments/one-failing-order.test.ts',
+  'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/lease.test.ts',
+  // A worker dying inside the job that delivers a paid order (WORKER_CRASH_AT), and after
+  // recording a payment: the next one delivers it once.
+  'payment-worker/test/worker-restart.test.ts',
+]
+
+/**
+ * The hardening suite's invariants and kill cycles on PostgreSQL: the web process SIGKILLed inside
+ * checkouts and the worker SIGKILLed among payment cycles (faults), Payload's own writes beside
+ * checkouts, and bad input on every endpoint with its record fingerprint
+ * (hardening/support/fingerprint.ts reads either engine). A Vitest run of their own beside the
+ * one above: Vitest runs projects of different `maxWorkers` together only in groups one after
+ * the other, and the hardening project runs one file at a time. Access (its limits and sign-in
+ * turns are nouns the runs above race on PostgreSQL), uploads and the admin table run on SQLite
+ * only.
+ */
+const POSTGRES_HARDENING = [
+  'hardening/faults.test.ts',
+  'hardening/payload-writes.test.ts',
+  'hardening/bad-input.test.ts',
 ]
 
 const started = Date.now()
@@ -177,12 +204,20 @@ const lanes = await Promise.all([
   vitest('hardening', ['hardening']).then(async (hardening) => [
     hardening,
     await vitest('unit', ['domain', 'chain', 'storefront']),
-    await vitest(
-      'postgres',
-      ['cms', 'payment-worker'],
-      { TEST_DB_ENGINE: 'postgres' },
-      POSTGRES_SUITES,
-    ),
+    ...(await Promise.all([
+      vitest(
+        'postgres',
+        ['cms', 'payment-worker'],
+        { TEST_DB_ENGINE: 'postgres' },
+        POSTGRES_SUITES,
+      ),
+      vitest(
+        'postgres-hardening',
+        ['hardening'],
+        { TEST_DB_ENGINE: 'postgres' },
+        POSTGRES_HARDENING,
+      ),
+    ])),
   ]),
 ]).then(([a, b, c]) => [a, ...b, ...c])
 const results = [...lanes, await vitest('load', ['hardening-load'])]

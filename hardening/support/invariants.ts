@@ -7,7 +7,9 @@ import type { Order, Payment, Product } from '@shop/cms/engine'
 
 /**
  * The shop's bookkeeping rules, checked against the database (and the chain simulator) after
- * faults and load: what every hardening test calls "nothing is lost".
+ * faults and load: what every hardening test calls "nothing is lost". They read through Payload's
+ * Local API, so they mean the same on every engine the shop runs on (SQLite, PostgreSQL with
+ * `TEST_DB_ENGINE=postgres`, MongoDB).
  */
 
 export async function allOrders(payload: Payload): Promise<Order[]> {
