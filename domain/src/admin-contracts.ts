@@ -123,6 +123,26 @@ export type AdminStats = {
   /** 'off': production runs without e-mail on purpose (EMAIL_DELIVERY=off), and says so. */
   emailDelivery: 'smtp' | 'log' | 'off'
   health: AdminHealth
+  settling: SettlingBacklog
+}
+
+/**
+ * Paid orders the shop has not finished with: not delivered yet (PAID without `fulfilledAt`),
+ * and delivered with the buyer's "paid" e-mail still in the outbox. The two never overlap:
+ * delivery queues that e-mail in the same write that sets `fulfilledAt`.
+ */
+export type SettlingBacklog = {
+  /** Paid orders not delivered yet. */
+  undelivered: number
+  /** Delivered orders whose buyer "paid" e-mail is still waiting to be sent. */
+  unmailed: number
+  /**
+   * When the oldest item began to wait: an undelivered order's change to PAID (`paidAt`), or
+   * when an unsent "paid" e-mail was queued. Null when nothing waits.
+   */
+  oldestAt: string | null
+  /** Seconds since `oldestAt` when the figures were read; null when nothing waits. */
+  oldestAgeSeconds: number | null
 }
 
 /** Is the shop's machinery working: the payment worker, the chain source, the e-mail outbox. */

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slugs } from '../../src/collections/slugs'
 import { WORKER_LEASE, claimLease } from '../../src/db/leases'
 import { countChainLook } from '../../src/db/counters'
+import { runFulfilmentJobs } from '../../src/jobs'
+import type { SettlingBacklog } from '../../src/operations/dashboard/getSettlingBacklog'
+import type { EmailOutbox } from '../../src/payload-types'
+import { createOrder, createPrintedBook } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 import type { AdminClient } from './client'
@@ -12,7 +16,8 @@ import { EDITOR, OWNER } from './fixtures'
 
 /**
  * The owner sees what sold (by day, week and month, in EUR and BSV, paid
- * orders only), the settings in force with their health, and never a secret.
+ * orders only), the settings in force with their health, the paid orders still settling, and
+ * never a secret.
  */
 
 const SECRETS = {
@@ -27,6 +32,7 @@ let admin: AdminClient
 let productId: number
 let nextIndex = 5000
 
+/** An order in `status`; one paid at `paidAt` was delivered then too, as the shop's job does. */
 async function order(status: string, paidAt: Date | null, eur: number, satoshis: number) {
   nextIndex += 1
   const created = await shop.payload.create({
@@ -50,7 +56,7 @@ async function order(status: string, paidAt: Date | null, eur: number, satoshis:
     data: {
       status,
       amountSatoshiReceived: satoshis,
-      ...(paidAt ? { paidAt: paidAt.toISOString() } : {}),
+      ...(paidAt ? { paidAt: paidAt.toISOString(), fulfilledAt: paidAt.toISOString() } : {}),
     },
   })
   return created.id
@@ -141,7 +147,7 @@ describe('GET /api/admin/settings', () => {
     await editor.request('POST', '/login', {
       json: EDITOR,
     })
-    for (const path of ['/settings', '/sales'])
+    for (const path of ['/settings', '/sales', '/stats'])
       expect([401, 403]).toContain((await editor.request('GET', path)).status)
     expect((await adminClient(shop.url).request('GET', '/sales')).status).toBe(401)
   })
@@ -183,5 +189,61 @@ describe('health on the dashboard', () => {
     })
     expect(stats.health.email.pending).toBeGreaterThanOrEqual(1)
     expect(stats.health.email.lastSentAt).not.toBeNull()
+  })
+})
+
+describe('the settling backlog on the dashboard', () => {
+  const NOTHING_WAITS = { undelivered: 0, unmailed: 0, oldestAt: null, oldestAgeSeconds: null }
+  const settling = async () => {
+    const response = await admin.request('GET', '/stats')
+    expect(response.status).toBe(200)
+    return ((await response.json()) as AdminStats & { settling: SettlingBacklog }).settling
+  }
+
+  it('shows a paid order, with its age, until it is delivered and its paid e-mail sent', async () => {
+    expect(await settling()).toEqual(NOTHING_WAITS)
+    const printed = await createPrintedBook(shop.payload, { name: 'Printed rush', stock: 5 })
+    const orderId = await createOrder(shop, printed)
+    // Through the status seam (stamps paidAt, queues the delivery), then two hours pass.
+    await shop.payload.update({
+      collection: slugs.orders,
+      id: orderId,
+      data: { status: 'PAID' },
+      depth: 0,
+    })
+    const paidAt = new Date(Date.now() - 2 * 3600_000).toISOString()
+    await shop.payload.db.updateOne({
+      collection: slugs.orders,
+      where: { id: { equals: orderId } },
+      data: { paidAt },
+    })
+
+    const undelivered = await settling()
+    expect(undelivered).toMatchObject({ undelivered: 1, unmailed: 0, oldestAt: paidAt })
+    expect(undelivered.oldestAgeSeconds).toBeGreaterThanOrEqual(7200)
+    expect(undelivered.oldestAgeSeconds).toBeLessThan(7200 + 60)
+
+    // Delivered as the payment worker does it: the printed book goes to PROCESSING_DELIVERY
+    // and the buyer's paid e-mail is queued.
+    await runFulfilmentJobs(shop.payload)
+    const mails = await shop.payload.find({
+      collection: slugs.emailOutbox,
+      where: { and: [{ order: { equals: orderId } }, { kind: { equals: 'order-paid' } }] },
+      depth: 0,
+    })
+    expect(mails.docs).toHaveLength(1)
+    const mail = mails.docs[0] as EmailOutbox
+    expect(mail.status).toBe('pending')
+    const unmailed = await settling()
+    expect(unmailed).toMatchObject({ undelivered: 0, unmailed: 1, oldestAt: mail.createdAt })
+    expect(unmailed.oldestAgeSeconds).toBeLessThan(60)
+
+    await shop.payload.update({
+      collection: slugs.emailOutbox,
+      id: mail.id,
+      data: { status: 'sent', sentAt: new Date().toISOString() },
+      depth: 0,
+    })
+    expect(await settling()).toEqual(NOTHING_WAITS)
   })
 })

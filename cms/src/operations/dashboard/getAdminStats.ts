@@ -44,7 +44,7 @@ export async function getAdminStats({
 }: {
   payload: Payload
   walletGapLimit: number
-}): Promise<Omit<AdminStats, 'emailDelivery' | 'health'>> {
+}): Promise<Omit<AdminStats, 'emailDelivery' | 'health' | 'settling'>> {
   const [highest, funded, awaiting, exceptions, attention] = await Promise.all([
     highestAddressIndex(payload),
     payload.find({

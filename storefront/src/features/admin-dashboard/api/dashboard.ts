@@ -2,7 +2,14 @@ import type { AdminSales, AdminSettings, AdminStats } from '@shop/domain'
 
 import { adminRequest, withNetworkFallback } from '@/lib/admin/admin-client'
 
-export type { AdminHealth, AdminSales, AdminSettings, AdminStats, SalesBucket } from '@shop/domain'
+export type {
+  AdminHealth,
+  AdminSales,
+  AdminSettings,
+  AdminStats,
+  SalesBucket,
+  SettlingBacklog,
+} from '@shop/domain'
 
 export const getStats = () =>
   withNetworkFallback(() =>

@@ -8,6 +8,7 @@ import { CMS_URL, paths } from '@/config/paths'
 import { getStats } from '../api/dashboard'
 import { HealthList } from '../components/HealthList'
 import { SalesPanel } from '../components/SalesPanel'
+import { SettlingCard } from '../components/SettlingCard'
 import { AdminPageHeader } from '@/components/admin/AdminPageHeader'
 import { Icon } from '@/components/admin/Icon'
 import type { IconName } from '@/components/admin/Icon'
@@ -129,6 +130,7 @@ export function DashboardRoute() {
         <DashboardCard href={CMS_URL} icon="content" title="Site content">
           Edit the site&apos;s pages, papers and timeline in the CMS.
         </DashboardCard>
+        <SettlingCard backlog={stats.data?.settling} failed={Boolean(stats.error)} />
       </div>
 
       <SalesPanel />
