@@ -9,13 +9,13 @@
  * and runs the queue, it never delivers an order by itself.
  */
 export { globalSlugs, slugs } from './collections/slugs'
-export type { StatusChangeContext } from './collections/Orders/hooks/applyStatusChange'
+export { armFault, faultPoint } from './faults'
+export type { FaultPoint } from './faults'
 export { countChainLook } from './operations/worker/chainLooks'
 export { claimWorkerLease, releaseWorkerLease } from './operations/worker/workerLease'
-export { asOneWorkUnit } from './operations/worker/workUnit'
+export { asOneWorkUnit, inOneTransaction } from './operations/worker/workUnit'
 export { checkChainAlert } from './operations/chainHealth/checkChainAlert'
 export { recordChainHealth } from './operations/chainHealth/recordChainHealth'
-export { queueOrderCreatedEmails } from './email/queueOrderEmails'
 export { loadEmailRenderer } from './email/renderOrderEmail'
 export { queueMissingFulfilments } from './operations/fulfilment/fulfilmentJob'
 export {

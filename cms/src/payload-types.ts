@@ -463,6 +463,7 @@ export interface Lease {
   id: number;
   name: string;
   holder: string;
+  epoch: number;
   expiresAt: string;
   updatedAt: string;
   createdAt: string;
@@ -539,7 +540,7 @@ export interface EmailOutbox {
   order?: (string | null) | Order;
   to: string;
   downloadTokens?: (number | DownloadToken)[] | null;
-  status: 'pending' | 'sent' | 'failed';
+  status: 'pending' | 'sent' | 'failed' | 'skipped';
   attempts: number;
   lastError?: string | null;
   sentAt?: string | null;
@@ -557,7 +558,7 @@ export interface WebhookDelivery {
   event: 'OrderPaid' | 'OrderNeedsSettling' | 'ChainSourceDown';
   order?: (string | null) | Order;
   body: string;
-  status: 'pending' | 'sent' | 'failed';
+  status: 'pending' | 'sent' | 'failed' | 'skipped';
   attempts: number;
   /**
    * The HTTP status last answered.
@@ -979,6 +980,7 @@ export interface CountersSelect<T extends boolean = true> {
 export interface LeasesSelect<T extends boolean = true> {
   name?: T;
   holder?: T;
+  epoch?: T;
   expiresAt?: T;
   updatedAt?: T;
   createdAt?: T;

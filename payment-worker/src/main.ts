@@ -2,7 +2,7 @@
  * The payment worker process (`npm start` runs it beside the web process): validates the
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
-import { loadEmailRenderer } from '@shop/cms/engine'
+import { armFault, loadEmailRenderer } from '@shop/cms/engine'
 import { holdProcessOpen, runProcess, settingsOrExit } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
 import type { Env } from '@shop/cms/process'
@@ -11,13 +11,13 @@ import os from 'node:os'
 
 import { heartbeatWriter } from './heartbeat'
 import { createLeaseHolder } from './lease'
-import type { CrashPoints } from './worker'
 import { startPaymentWorker } from './worker'
 
 async function main() {
   const release = holdProcessOpen()
   const env = settingsOrExit('The payment worker')
   const logger = createLogger(env.logLevel, 'worker', { pretty: prettyLogs(env) })
+  armCrash(env.workerCrashAt, logger)
   // One at a time: concurrent dynamic imports of Payload's graph deadlocked Node 20's loader.
   const { getPayload } = await import('payload')
   const { default: config } = await import('@shop/cms/payload-config')
@@ -48,7 +48,6 @@ async function main() {
     settings: env,
     lease,
     onHeartbeat: heartbeatWriter(env.dataDir),
-    crashAt: crashPoints(env.workerCrashAt, logger),
   })
   // Push where the source offers it, polling always (chain/src/feed.ts); the stream slows the
   // looks only while it carries mempool transactions (worker/trust.ts).
@@ -91,27 +90,15 @@ async function main() {
 
 /**
  * The fault tests' crash points: with WORKER_CRASH_AT (a test-mode setting, never set in
- * production) the worker dies there with exit code 86, and the test checks what a restart repairs.
+ * production) the worker dies at that fault point with exit code 86, and the test checks what a
+ * restart repairs.
  */
-function crashPoints(
-  at: Env['workerCrashAt'],
-  logger: ReturnType<typeof createLogger>,
-): CrashPoints | undefined {
-  if (at === 'after-record')
-    return {
-      afterRecord: (orderId) => {
-        logger.warn({ orderId }, 'test hook: crashing after recording payments')
-        process.exit(86)
-      },
-    }
-  if (at === 'before-fulfil')
-    return {
-      beforeFulfil: () => {
-        logger.warn('test hook: crashing before fulfilment')
-        process.exit(86)
-      },
-    }
-  return undefined
+function armCrash(at: Env['workerCrashAt'], logger: ReturnType<typeof createLogger>) {
+  if (!at) return
+  armFault(at, (orderId) => {
+    logger.warn({ orderId, at }, 'test hook: crashing at a fault point')
+    process.exit(86)
+  })
 }
 
 runProcess('The payment worker', main)

@@ -1,10 +1,9 @@
 import { P2PKH, Transaction } from '@bsv/sdk'
 import type { OrderStatus } from '@shop/domain'
 import { assertTransition, deriveOrderPaymentState, PAID_ORDER_STATUSES } from '@shop/domain'
-import type { Payload } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
-import { slugs } from '@shop/cms/engine'
-import type { StatusChangeContext } from '@shop/cms/engine'
+import { inOneTransaction, slugs } from '@shop/cms/engine'
 import type { Order, Payment } from '@shop/cms/engine'
 import type { AddressTransaction, Outpoint, SpentBy } from '@shop/chain'
 
@@ -49,8 +48,13 @@ export function inputsOf(txHex: string): string[] {
 /** Full looks in a row a payment must be missing from before it can count as dropped. */
 export const MISSING_LOOKS_TO_DROP = 3
 
-async function paymentsOf(payload: Payload, orderId: string): Promise<Payment[]> {
+async function paymentsOf(
+  payload: Payload,
+  orderId: string,
+  req?: PayloadRequest,
+): Promise<Payment[]> {
   const found = await payload.find({
+    req,
     collection: slugs.payments,
     where: { order: { equals: orderId } },
     limit: 1000,
@@ -92,6 +96,10 @@ export type RecordPaymentsInput = {
   notSeenAt?: Date
   graceMs: number
   logger: Log
+  /** The order's payments as stored, when the caller has read them (a batch reads them at once). */
+  recorded?: Payment[]
+  /** The transaction the writes belong to (a batch settles its orders in one). */
+  req?: PayloadRequest
 }
 
 /** The look being recorded, and whether a payment it found is late. */
@@ -107,7 +115,8 @@ type FoundOutput = {
   satoshis: number
   /** Its block, or null in the mempool. */
   height: number | null
-  hex: string
+  /** The raw transaction, when it had to be read (an output not recorded yet). */
+  hex: string | null
 }
 
 /**
@@ -118,8 +127,8 @@ type FoundOutput = {
  * an outage) sees it.
  */
 export async function recordPayments(input: RecordPaymentsInput): Promise<Payment[]> {
-  const { payload, order, transactions, getTransactionHex, getBlockTime, checkStartedAt } = input
-  let payments = await paymentsOf(payload, order.id)
+  const { payload, order, transactions, getBlockTime, checkStartedAt, req } = input
+  let payments = input.recorded ?? (await paymentsOf(payload, order.id, req))
   const deadline = deadlineOf(order, input.graceMs).getTime()
   // A payment whose window of doubt straddles the deadline may have come in time: on time.
   const windowOpened = Math.min(
@@ -134,16 +143,61 @@ export async function recordPayments(input: RecordPaymentsInput): Promise<Paymen
   }
   let changed = false
   for (const { txid, height } of transactions) {
-    const hex = await getTransactionHex(txid)
-    for (const { vout, satoshis } of outputsPaying(hex, order.paymentAddress)) {
-      const known = payments.find((p) => p.outpoint === `${txid}:${vout}`)
-      const output = { txid, vout, satoshis, height, hex }
-      if (await recordOutput(recording, output, known)) changed = true
-    }
+    const outputs = await outputsOf(recording, payments, txid)
+    if (outputs.length === 0) continue
+    // A transaction's outputs are recorded together (outputsOf relies on it).
+    const recordedNow = await inOneTransaction(
+      payload,
+      async (req) => {
+        let any = false
+        for (const { vout, satoshis, hex } of outputs) {
+          const known = payments.find((p) => p.outpoint === `${txid}:${vout}`)
+          const output = { txid, vout, satoshis, height, hex }
+          if (await recordOutput({ ...recording, req }, output, known)) any = true
+        }
+        return any
+      },
+      req,
+    )
+    if (recordedNow) changed = true
   }
   if (input.fullLook && (await recordMissing(recording, payments))) changed = true
-  if (changed) payments = await paymentsOf(payload, order.id)
+  if (changed) payments = await paymentsOf(payload, order.id, req)
   return payments
+}
+
+/**
+ * The outputs of a transaction that pay the order: those recorded when it was first seen (every
+ * output of a transaction is recorded in one write, so a recorded one stands for all), otherwise
+ * read from its raw transaction.
+ */
+async function outputsOf(
+  recording: Recording,
+  payments: readonly Payment[],
+  txid: string,
+): Promise<{ vout: number; satoshis: number; hex: string | null }[]> {
+  const recorded = payments.filter((p) => p.txid === txid)
+  if (recorded.length > 0)
+    return recorded.map((p) => ({ vout: p.vout, satoshis: p.satoshis, hex: null }))
+  const hex = await recording.getTransactionHex(txid)
+  return outputsPaying(hex, recording.order.paymentAddress).map((o) => ({ ...o, hex }))
+}
+
+/**
+ * Whether recording this look needs nothing more from the chain: every transaction it found is
+ * recorded already, and no recorded payment is missing from it (judging one asks the chain).
+ * Such looks (a block confirming payments, a deadline passing) are settled together.
+ */
+export function recordsWithoutChain(
+  payments: readonly Payment[],
+  transactions: readonly AddressTransaction[],
+  fullLook: boolean,
+): boolean {
+  const recorded = new Set(payments.filter((p) => !p.invalidatedAt).map((p) => p.txid))
+  if (!transactions.every((t) => recorded.has(t.txid))) return false
+  if (!fullLook) return true
+  const found = new Set(transactions.map((t) => t.txid))
+  return [...recorded].every((txid) => found.has(txid))
 }
 
 /** One output the look found, recorded or brought up to date; true when the database changed. */
@@ -164,6 +218,7 @@ async function recordOutput(
   }
   if ((known.blockHeight ?? null) === height && !known.missingSince) return false
   await payload.update({
+    req: recording.req,
     collection: slugs.payments,
     id: known.id,
     depth: 0,
@@ -184,6 +239,7 @@ async function createPayment(recording: Recording, output: FoundOutput) {
   const late = await recording.isLate(height)
   try {
     await payload.create({
+      req: recording.req,
       collection: slugs.payments,
       depth: 0,
       data: {
@@ -197,7 +253,7 @@ async function createPayment(recording: Recording, output: FoundOutput) {
         blockHeight: height,
         confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
         late,
-        spends: inputsOf(hex),
+        spends: hex ? inputsOf(hex) : [],
       },
     })
     logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
@@ -216,6 +272,7 @@ async function restorePayment(recording: Recording, output: FoundOutput, known: 
   const { payload, order, checkStartedAt, logger } = recording
   const { height } = output
   await payload.update({
+    req: recording.req,
     collection: slugs.payments,
     id: known.id,
     depth: 0,
@@ -255,13 +312,14 @@ async function recordMissing(recording: Recording, payments: readonly Payment[])
 }
 
 async function recordVerdict(
-  { payload, order, checkStartedAt, logger }: Recording,
+  { payload, order, checkStartedAt, logger, req }: Recording,
   txid: string,
   ofTx: readonly Payment[],
   verdict: MissingVerdict,
 ) {
   for (const payment of ofTx)
     await payload.update({
+      req,
       collection: slugs.payments,
       id: payment.id,
       depth: 0,
@@ -364,7 +422,7 @@ export async function settleOrder({
   settings,
   logger,
   now = new Date(),
-  beforeFulfil,
+  req,
 }: {
   payload: Payload
   order: Order
@@ -374,11 +432,8 @@ export async function settleOrder({
   logger: Log
   /** When the look at the chain began: an order expires only by a look begun after its deadline. */
   now?: Date
-  /**
-   * Runs inside the change to PAID, just before its delivery is queued (the worker's fault tests
-   * crash there).
-   */
-  beforeFulfil?: () => void
+  /** The transaction the change belongs to (a batch settles its orders in one). */
+  req?: PayloadRequest
 }): Promise<Order> {
   const from = order.status as OrderStatus
   const derived = deriveOrderPaymentState({
@@ -402,11 +457,11 @@ export async function settleOrder({
   // The Orders collection's hooks check the move and do what it causes (the copy back to the
   // shelf on EXPIRED, the delivery queued on PAID) in the same transaction.
   const updated = (await payload.update({
+    req,
     collection: slugs.orders,
     id: order.id,
     depth: 0,
     data,
-    context: { beforeFulfil } satisfies StatusChangeContext,
   })) as Order
   if (move) {
     logger.info(

@@ -134,20 +134,35 @@ describe('a payment already in a block when the worker first sees the order', ()
 })
 
 describe('the "order created" e-mail', () => {
-  const createdMails = async (orderId: string) =>
+  const createdMails = async (orderId: string, status?: EmailOutbox['status']) =>
     (
       await h.shop.payload.count({
         collection: slugs.emailOutbox,
-        where: { key: { equals: `order-created:${orderId}` } },
+        where: {
+          and: [
+            { key: { equals: `order-created:${orderId}` } },
+            ...(status ? [{ status: { equals: status } }] : []),
+          ],
+        },
+      })
+    ).totalDocs
+  /** The send-email jobs still waiting (none once the worker's jobs step has run them). */
+  const waitingMailJobs = async () =>
+    (
+      await h.shop.payload.count({
+        collection: 'payload-jobs',
+        where: { taskSlug: { equals: 'send-email' } },
       })
     ).totalDocs
 
-  it('is queued once by the worker that first sees the order, never again by a later one', async () => {
+  it('is queued once, by checkout with the order, never again by a worker that sees the order', async () => {
     const orderId = await createOrder(h.shop, pdfId)
-    // Checkout itself writes no e-mail: the buyer's request stays short.
-    expect(await createdMails(orderId)).toBe(0)
+    // In checkout's own write: no worker has seen the order yet.
+    expect(await createdMails(orderId)).toBe(1)
     await h.worker.runOnce()
     expect(await createdMails(orderId)).toBe(1)
+    // The worker's jobs step sent it.
+    expect(await createdMails(orderId, 'sent')).toBe(1)
 
     // A restarted worker (new memory, same database) sees the order as new: still one e-mail.
     const { loadEnv } = await import('@shop/cms/process')
@@ -161,6 +176,7 @@ describe('the "order created" e-mail', () => {
     await restarted.runOnce()
     await restarted.stop()
     expect(await createdMails(orderId)).toBe(1)
+    expect(await createdMails(orderId, 'sent')).toBe(1)
   })
 
   it('is not sent for an order that had already expired when the worker first saw it', async () => {
@@ -172,7 +188,10 @@ describe('the "order created" e-mail', () => {
     })
     await h.worker.runOnce()
     await h.worker.runOnce()
-    expect(await createdMails(orderId)).toBe(0)
+    // The worker expired the order and ran its jobs, the message's among them: not sent.
+    expect((await getOrder(h.shop.payload, orderId)).status).toBe('EXPIRED')
+    expect(await waitingMailJobs()).toBe(0)
+    expect(await createdMails(orderId, 'sent')).toBe(0)
   })
 })
 
@@ -214,13 +233,14 @@ describe('a worker killed inside the job that delivers a paid order', () => {
     expect(paid.fulfilledAt ?? null).toBeNull()
     expect(await queued()).toHaveLength(1)
 
-    // Dies inside the job, just before delivering: the job stays marked running.
+    // Dies inside the delivery, just before delivering: nothing of it commits, and the job is
+    // still queued (its first try runs in the deliveries' own transaction, deliverTogether).
     await runCrashingWorker('before-fulfil')
     const cut = await getOrder(h.shop.payload, orderId)
     expect(cut.status).toBe('PAID')
     expect(cut.fulfilledAt ?? null).toBeNull()
     expect(await tokensOf(orderId)).toBe(0)
-    expect((await queued()).map((job) => job.processing)).toEqual([true])
+    expect((await queued()).map((job) => job.completedAt ?? null)).toEqual([null])
 
     // The next worker to hold the lease puts the job back and runs it.
     const { loadEnv } = await import('@shop/cms/process')

@@ -25,20 +25,27 @@ export const outboxOrderField = (): Field => ({
  * queues the job that sends it (`job`) in the same transaction, and that job records how the
  * sending went in the row: its status, attempts, last error and when it was sent.
  *
+ * Checkout writes its "order created" rows and their jobs itself, in its own write
+ * (`db/orderCreatedEmails.ts`): a change to the rows or to the job queued here changes them too
+ * (`cms/test/checkout/order-row.test.ts` compares the two).
+ *
  * The row's own fields come after its key (`fields`); `attemptFields` are what a failed attempt
- * answered beside its error (a webhook's HTTP status).
+ * answered beside its error (a webhook's HTTP status); `indexes` are the compound indexes its
+ * readers need.
  */
 export function outboxCollection<T extends TaskSlug>({
   slug,
   defaultColumns,
   fields,
   attemptFields = [],
+  indexes,
   job,
 }: {
   slug: CollectionConfig['slug']
   defaultColumns: string[]
   fields: Field[]
   attemptFields?: Field[]
+  indexes?: CollectionConfig['indexes']
   job: { task: T; queue: string; input: (rowId: string) => TypedJobs['tasks'][T]['input'] }
 }): CollectionConfig {
   return {
@@ -57,14 +64,16 @@ export function outboxCollection<T extends TaskSlug>({
         required: true,
         defaultValue: 'pending',
         index: true,
-        // failed: every retry failed (the job stays in Jobs with its errors).
-        options: ['pending', 'sent', 'failed'],
+        // failed: every retry failed (the job stays in Jobs with its errors). skipped: not
+        // sent on purpose (an "order created" e-mail whose order no longer waits for payment).
+        options: ['pending', 'sent', 'failed', 'skipped'],
       },
       { name: 'attempts', type: 'number', required: true, defaultValue: 0, min: 0 },
       ...attemptFields,
       { name: 'lastError', type: 'text' },
       { name: 'sentAt', type: 'date' },
     ],
+    ...(indexes ? { indexes } : {}),
     hooks: {
       afterChange: [
         async ({ doc, operation, req }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 
+import { FAULT_POINTS } from '../faults'
 import { fromRoot } from './paths'
 import { parseTrustProxy, type TrustProxy } from './trustProxy'
 import { xpubProblem } from '@shop/chain'
@@ -115,7 +116,7 @@ const schema = z.object({
   EMAIL_RETRY_BASE_MS: intFrom(2000, 10),
   WEBHOOK_RETRY_BASE_MS: intFrom(10_000, 10),
   // Test hook: the worker exits right after recording payments, or just before delivering.
-  WORKER_CRASH_AT: z.enum(['after-record', 'before-fulfil']).optional(),
+  WORKER_CRASH_AT: z.enum(FAULT_POINTS).optional(),
   ORDER_CREATE_RATE_LIMIT: intFrom(30, 1),
   // Checkouts at work at once: those that reach the store together share one commit.
   CHECKOUT_CONCURRENCY: intFrom(32, 1),

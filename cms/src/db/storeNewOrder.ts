@@ -14,10 +14,13 @@ import {
   waitingOrdersOfEach,
 } from './openOrders'
 import { ADDRESS_INDEX_COUNTER, claimAddressIndex, counterIncrement } from './counters'
+import type { CreatedEmail } from './orderCreatedEmails'
+import { queueCreatedEmailsSqlite, withCreatedEmailPostgres } from './orderCreatedEmails'
 import type { PgRunner } from './engine'
 import { engineOf, numbered, postgres, sqlite } from './engine'
 import { reserveStockForOrder, TAKE_ONE_COPY_PG, takeCopies, takeOneCopy } from './stock'
 import { runInWriterScope } from './sqlite-client'
+import type { NewOrderContext } from '../collections/Orders/hooks/queueCreatedEmail'
 
 /** What checkout decides about a new order; the id, status, defaults and address come here. */
 export type NewOrderFields = Pick<
@@ -114,6 +117,12 @@ type NewOrder = {
    * (`fields.userEmail`), counted inside the write; none are checked when absent.
    */
   limits?: OpenOrderLimits
+  /**
+   * The buyer's "order created" e-mail, queued in the same transaction as the order, at most
+   * `perAddressPerHour` (EMAILS_PER_ADDRESS_PER_HOUR) to one address an hour
+   * (`db/orderCreatedEmails.ts`); none when absent.
+   */
+  createdEmail?: { perAddressPerHour: number }
 }
 
 /**
@@ -125,6 +134,7 @@ type Stored = { orderId: string } | { limited: true } | null
 /**
  * Stores a new order holding one copy of its book, with a never-used address index and the
  * address derived from it, in one transaction: all of it or nothing (null when no copy is left).
+ * With `createdEmail`, the buyer's "order created" e-mail and its job are queued in it too.
  * With `limits`, the buyer's waiting orders are counted inside that transaction, the orders
  * written with it included: a checkout beyond a limit stores nothing (`limited`), however many
  * come at once (a count read only before the write lets a burst through).
@@ -140,14 +150,10 @@ type Stored = { orderId: string } | { limited: true } | null
  */
 export async function storeNewOrder({
   payload,
-  fields,
-  addressFor,
-  limits,
+  ...order
 }: NewOrder & { payload: Payload }): Promise<Stored> {
-  if (engineOf(payload) === 'mongodb')
-    return storeWithPayload({ payload, fields, addressFor, limits })
-  if (engineOf(payload) === 'postgres')
-    return storeOnPostgres({ payload, fields, addressFor, limits })
+  if (engineOf(payload) === 'mongodb') return storeWithPayload({ payload, ...order })
+  if (engineOf(payload) === 'postgres') return storeOnPostgres({ payload, ...order })
   const client = sqlite(payload)
   return new Promise<Stored>((resolve, reject) => {
     let waiting = groups.get(client)
@@ -157,7 +163,7 @@ export async function storeNewOrder({
       // In a writer scope of its own: the group's transaction belongs to no one request.
       setImmediate(() => runInWriterScope(() => void writeGroups(client)))
     }
-    waiting.push({ fields, addressFor, limits, resolve, reject })
+    waiting.push({ ...order, resolve, reject })
   })
 }
 
@@ -233,7 +239,8 @@ async function writeGroup(client: Client, group: Waiting[]) {
  * The orders are judged in the order they came: one beyond its client's or address's limit
  * (the orders of the group stored before it counted) is `limited` and takes no copy; the others
  * get a copy while any is left. Copies taken for orders that turned out limited go back to the
- * shelf in the same transaction.
+ * shelf in the same transaction. The stored orders' e-mails go in three more statements
+ * (`queueCreatedEmailsSqlite`).
  */
 async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[] | null> {
   await tx.execute('SAVEPOINT new_orders')
@@ -276,6 +283,16 @@ async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[
         addressIndex += 1
       })
       await tx.execute({ sql: insertOrders(count), args })
+      await queueCreatedEmailsSqlite(
+        tx,
+        group.flatMap(({ fields, createdEmail }, i) => {
+          const outcome = stored[i]
+          return outcome && 'orderId' in outcome && createdEmail
+            ? [createdEmailOf(outcome.orderId, fields, createdEmail)]
+            : []
+        }),
+        now,
+      )
     }
     await tx.execute('RELEASE new_orders')
     return stored
@@ -328,7 +345,7 @@ function countIn(waiting: WaitingByKey, fields: NewOrderFields) {
  */
 async function storeOne(
   tx: Transaction,
-  { fields, addressFor, limits }: NewOrder,
+  { fields, addressFor, limits, createdEmail }: NewOrder,
 ): Promise<Stored | { failed: unknown }> {
   const id = newOrderId()
   const now = new Date().toISOString()
@@ -347,9 +364,13 @@ async function storeOne(
       },
       takeOneCopy(fields.product),
     ])
-    if (taken?.rowsAffected === 1) return { orderId: id }
-    await tx.execute('ROLLBACK TO new_order')
-    return null
+    if (taken?.rowsAffected !== 1) {
+      await tx.execute('ROLLBACK TO new_order')
+      return null
+    }
+    if (createdEmail)
+      await queueCreatedEmailsSqlite(tx, [createdEmailOf(id, fields, createdEmail)], now)
+    return { orderId: id }
   } catch (error) {
     await tx.execute('ROLLBACK TO new_order')
     return { failed: error }
@@ -365,15 +386,13 @@ async function storeOne(
  */
 async function storeOnPostgres({
   payload,
-  fields,
-  addressFor,
-  limits,
+  ...order
 }: NewOrder & { payload: Payload }): Promise<Stored> {
   const connection = await postgres(payload).connect()
   let broken: Error | undefined
   try {
     await connection.query('BEGIN')
-    const stored = await storeInTransaction(connection, { fields, addressFor, limits })
+    const stored = await storeInTransaction(connection, order)
     await connection.query(stored && 'orderId' in stored ? 'COMMIT' : 'ROLLBACK')
     return stored
   } catch (error) {
@@ -390,12 +409,13 @@ async function storeOnPostgres({
 /**
  * The counter's row first: every checkout's transaction locks it until it ends, so the waiting
  * orders counted next (a statement of its own, which sees every transaction committed before it)
- * include every order stored before this one, and a burst cannot pass a limit. The index comes
- * back with a rollback, so no index is spent on an order that was not stored.
+ * include every order stored before this one, and a burst cannot pass a limit (the e-mails
+ * counted last, likewise). The index comes back with a rollback, so no index is spent on an order
+ * that was not stored.
  */
 async function storeInTransaction(
   db: PgRunner,
-  { fields, addressFor, limits }: NewOrder,
+  { fields, addressFor, limits, createdEmail }: NewOrder,
 ): Promise<Stored> {
   const counter = counterIncrement(ADDRESS_INDEX_COUNTER)
   const counted = await db.query(numbered(counter.sql), counter.args)
@@ -412,8 +432,16 @@ async function storeInTransaction(
   const taken = await db.query(TAKE_ONE_COPY_PG, [Number(fields.product)])
   if (taken.rowCount !== 1) return null
   const id = newOrderId()
-  const row = orderRow(id, fields, addressIndex, addressFor(addressIndex), new Date().toISOString())
-  await db.query(numbered(insertOrders(1)), row)
+  const now = new Date().toISOString()
+  const insert = {
+    sql: insertOrders(1),
+    args: orderRow(id, fields, addressIndex, addressFor(addressIndex), now),
+  }
+  // With the buyer's e-mail, in the same statement.
+  const { sql, args } = createdEmail
+    ? withCreatedEmailPostgres(insert, createdEmailOf(id, fields, createdEmail), now)
+    : insert
+  await db.query(numbered(sql), args)
   return { orderId: id }
 }
 
@@ -422,13 +450,16 @@ async function storeInTransaction(
  * holding no copy (stockReleasedAt set), then the copy is taken and claimed by the order in one
  * conditional step; when none is left, everything is rolled back. The limits are counted after
  * the index is claimed: every checkout's transaction writes that counter, so two of them at once
- * cannot both count without seeing each other's order (MongoDB refuses the second write).
+ * cannot both count without seeing each other's order (MongoDB refuses the second write). The
+ * "order created" e-mail is queued by the collection's create hook in the same transaction
+ * (`queueCreatedEmail`), with the limit given here, or not at all without `createdEmail`.
  */
 async function storeWithPayload({
   payload,
   fields,
   addressFor,
   limits,
+  createdEmail,
 }: NewOrder & { payload: Payload }): Promise<Stored> {
   const req = await createLocalReq({}, payload)
   const ownsTransaction = await initTransaction(req)
@@ -452,6 +483,7 @@ async function storeWithPayload({
       depth: 0,
       select: { id: true },
       req,
+      context: { createdEmail: createdEmail ?? false } satisfies NewOrderContext,
       data: {
         ...fields,
         addressIndex,
@@ -471,3 +503,9 @@ async function storeWithPayload({
     throw error
   }
 }
+
+const createdEmailOf = (
+  orderId: string,
+  fields: NewOrderFields,
+  { perAddressPerHour }: NonNullable<NewOrder['createdEmail']>,
+): CreatedEmail => ({ orderId, to: fields.userEmail, perAddressPerHour })

@@ -1,6 +1,7 @@
 import type { Payload, PayloadRequest } from 'payload'
 
 import type { EmailKind } from '../collections/EmailOutbox'
+import { CREATED_EMAILS_WINDOW_MS, orderEmailKey } from '../collections/EmailOutbox'
 import { slugs } from '../collections/slugs'
 import type { Order } from '../payload-types'
 
@@ -37,7 +38,7 @@ export async function queueOrderEmail({
   /** Several messages of one kind for one order (one alert per exception): what tells them apart. */
   keySuffix?: string
 }): Promise<boolean> {
-  const key = `${kind}:${orderId}${keySuffix ? `:${keySuffix}` : ''}`
+  const key = orderEmailKey(kind, orderId, keySuffix)
   try {
     if (!newOrder) {
       const existing = await payload.count({
@@ -52,7 +53,8 @@ export async function queueOrderEmail({
       ((await payload.findByID({ req, collection: slugs.orders, id: orderId, depth: 0 })) as Order)
         .userEmail
     // Anyone can type any address at checkout: an address gets only so many "order created"
-    // e-mails an hour (the paid and shipped ones always go: they follow a payment).
+    // e-mails an hour (the paid and shipped ones always go: they follow a payment). Checkout
+    // keeps the same count in its own write (db/orderCreatedEmails.ts).
     if (kind === 'order-created' && createdPerAddressPerHour !== undefined) {
       const lastHour = await payload.count({
         req,
@@ -61,7 +63,11 @@ export async function queueOrderEmail({
           and: [
             { to: { equals: recipient } },
             { kind: { equals: 'order-created' } },
-            { createdAt: { greater_than: new Date(Date.now() - 3_600_000).toISOString() } },
+            {
+              createdAt: {
+                greater_than: new Date(Date.now() - CREATED_EMAILS_WINDOW_MS).toISOString(),
+              },
+            },
           ],
         },
       })
@@ -99,48 +105,10 @@ export async function queueOrderEmail({
   }
 }
 
-/**
- * The "order created" e-mails of orders the payment worker sees for the first time (checkout
- * leaves them to it, which keeps a write off the buyer's request). One read per 500 orders finds
- * those already queued (by an earlier worker run); the others are queued once each.
- */
-export async function queueOrderCreatedEmails({
+export const queueOrderPaidEmail = ({
   payload,
-  orders,
-  perAddressPerHour,
-}: {
-  payload: Payload
-  orders: readonly Pick<Order, 'id' | 'userEmail'>[]
-  /** EMAILS_PER_ADDRESS_PER_HOUR. */
-  perAddressPerHour: number
-}): Promise<number> {
-  let queued = 0
-  for (let i = 0; i < orders.length; i += 500) {
-    const chunk = orders.slice(i, i + 500)
-    const existing = await payload.find({
-      collection: slugs.emailOutbox,
-      where: { key: { in: chunk.map((o) => `order-created:${o.id}`) } },
-      select: { key: true },
-      depth: 0,
-      limit: 0,
-      pagination: false,
-    })
-    const known = new Set(existing.docs.map((doc) => (doc as { key: string }).key))
-    for (const order of chunk) {
-      if (known.has(`order-created:${order.id}`)) continue
-      const added = await queueOrderEmail({
-        payload,
-        orderId: order.id,
-        kind: 'order-created',
-        to: order.userEmail,
-        newOrder: true,
-        createdPerAddressPerHour: perAddressPerHour,
-      })
-      if (added) queued += 1
-    }
-  }
-  return queued
-}
-
-export const queueOrderPaidEmail = ({ payload, orderId, req }: OrderEmailTarget) =>
-  queueOrderEmail({ payload, orderId, kind: 'order-paid', req })
+  orderId,
+  req,
+  to,
+}: OrderEmailTarget & { to?: string }) =>
+  queueOrderEmail({ payload, orderId, kind: 'order-paid', req, to })

@@ -35,13 +35,16 @@ let renderer: ReturnType<typeof loadRenderer> | undefined
  */
 export const loadEmailRenderer = () => (renderer ??= loadRenderer())
 
-/** A template's message as HTML and as its plain-text part. */
+/**
+ * A template's message as HTML and as its plain-text part: rendered once, the text read off the
+ * HTML (as React Email's own plain-text rendering does, without rendering the template again).
+ */
 async function rendered(
-  render: Awaited<ReturnType<typeof loadRenderer>>[0]['render'],
+  { render, toPlainText }: Awaited<ReturnType<typeof loadRenderer>>[0],
   { subject, element }: { subject: string; element: ReactElement },
 ): Promise<RenderedEmail> {
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })])
-  return { subject, html, text }
+  const html = await render(element)
+  return { subject, html, text: toPlainText(html.replace(/^<!DOCTYPE[^>]*>/, '')) }
 }
 
 /**
@@ -61,8 +64,8 @@ export async function renderOrderEmail({
   shop: ShopInfo
   download?: DownloadLink | null
 }): Promise<RenderedEmail> {
-  const [{ render }, { EMAIL_TEMPLATES }] = await loadEmailRenderer()
-  return rendered(render, EMAIL_TEMPLATES[kind]({ shop, order, download }))
+  const [reactEmail, { EMAIL_TEMPLATES }] = await loadEmailRenderer()
+  return rendered(reactEmail, EMAIL_TEMPLATES[kind]({ shop, order, download }))
 }
 
 /** The owner's alert that no look at the chain succeeds (email/templates/ChainSourceDown.tsx). */
@@ -73,8 +76,8 @@ export async function renderChainOutageEmail({
   outage: ChainOutage
   shop: ShopInfo
 }): Promise<RenderedEmail> {
-  const [{ render }, { chainSourceDown }] = await loadEmailRenderer()
-  return rendered(render, chainSourceDown({ shop, outage }))
+  const [reactEmail, { chainSourceDown }] = await loadEmailRenderer()
+  return rendered(reactEmail, chainSourceDown({ shop, outage }))
 }
 
 /** The buyer's fresh download links, one per paid PDF order (email/templates, `downloadLinks`). */
@@ -85,6 +88,6 @@ export async function renderDownloadLinksEmail({
   links: OrderDownloadLink[]
   shop: ShopInfo
 }): Promise<RenderedEmail> {
-  const [{ render }, { downloadLinks }] = await loadEmailRenderer()
-  return rendered(render, downloadLinks({ shop, links }))
+  const [reactEmail, { downloadLinks }] = await loadEmailRenderer()
+  return rendered(reactEmail, downloadLinks({ shop, links }))
 }

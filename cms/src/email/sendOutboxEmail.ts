@@ -20,6 +20,14 @@ export const orderIdOf = (message: Pick<EmailOutbox, 'order'>): string | null =>
   message.order ? (typeof message.order === 'object' ? message.order.id : message.order) : null
 
 /**
+ * The order still waits for its payment: its "order created" e-mail (how to pay) is worth
+ * sending. Once it is paid, expired or cancelled, that e-mail would ask for money the shop no
+ * longer expects.
+ */
+export const waitsForPayment = (order: Pick<Order, 'status'>) =>
+  order.status === 'AWAITING_PAYMENT' || order.status === 'UNDERPAID'
+
+/**
  * One outbox message as it is sent now: an order's message from the order (with a fresh download
  * link), the buyer's new download links from their tokens, the chain source alert from the chain
  * health row. Null when its order no longer exists.
@@ -29,11 +37,14 @@ export async function renderOutboxMessage({
   message,
   shop,
   chain,
+  order: known,
 }: {
   payload: Payload
   message: EmailOutbox
   shop: ShopInfo
   chain: ChainAlertSettings
+  /** The message's order, when the caller has read it. */
+  order?: Order
 }): Promise<RenderedEmail | null> {
   if (message.kind === 'download-links')
     return renderDownloadLinksMessage({ payload, message, shop })
@@ -43,12 +54,14 @@ export async function renderOutboxMessage({
       shop,
       outage: chainOutageOf({ row: await findChainHealthRow(payload), env: chain }),
     })
-  const order = (await payload.findByID({
-    collection: slugs.orders,
-    id: orderId,
-    depth: 0,
-    disableErrors: true,
-  })) as Order | null
+  const order =
+    known ??
+    ((await payload.findByID({
+      collection: slugs.orders,
+      id: orderId,
+      depth: 0,
+      disableErrors: true,
+    })) as Order | null)
   if (!order) return null
   const link = message.kind === 'order-paid' ? await downloadLinkOf(payload, order.id) : null
   return renderOrderEmail({
@@ -135,9 +148,22 @@ export async function sendOutboxEmail({
     depth: 0,
     disableErrors: true,
   })) as EmailOutbox | null
-  if (!message || message.status === 'sent') return { sent: false }
+  if (!message || message.status === 'sent' || message.status === 'skipped') return { sent: false }
   const orderId = orderIdOf(message)
   const attempts = (message.attempts ?? 0) + 1
+  if (message.kind === 'order-created' && orderId && !(await stillWaits(payload, orderId))) {
+    await payload.update({
+      collection: slugs.emailOutbox,
+      id: message.id,
+      depth: 0,
+      data: { status: 'skipped' },
+    })
+    payload.logger.info(
+      { orderId, kind: message.kind },
+      'e-mail not sent: the order no longer waits',
+    )
+    return { sent: false }
+  }
   try {
     const email = await renderOutboxMessage({ payload, message, shop, chain })
     if (!email) throw new Error(`order ${orderId} not found`)
@@ -178,4 +204,16 @@ export async function sendOutboxEmail({
       )
     throw error
   }
+}
+
+async function stillWaits(payload: Payload, orderId: string): Promise<boolean> {
+  const order = (await payload.findByID({
+    collection: slugs.orders,
+    id: orderId,
+    depth: 0,
+    select: { status: true },
+    disableErrors: true,
+  })) as Pick<Order, 'status'> | null
+  // An order gone is the renderer's to report.
+  return !order || waitsForPayment(order)
 }

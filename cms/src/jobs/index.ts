@@ -1,12 +1,13 @@
 import type { JobsConfig, Payload, TaskConfig } from 'payload'
-import { createLocalReq } from 'payload'
 
 import { nobody } from '../access/nobody'
 import { isAdmin } from '../access/isAdmin'
 import type { Env } from '../config/env'
 import { shopInfoOf } from '../email/renderOrderEmail'
 import { sendOutboxEmail } from '../email/sendOutboxEmail'
-import type { FulfilmentJobContext } from '../operations/fulfilment/fulfilmentJob'
+import { sendTogether } from '../email/sendTogether'
+import { deliverTogether } from '../operations/fulfilment/deliverTogether'
+import type { FulfilmentSettings } from '../operations/fulfilment/fulfilmentJob'
 import { deliverPaidOrder } from '../operations/fulfilment/fulfilmentJob'
 import { resendDownloadLinksTo } from '../operations/fulfilment/newDownloadLinks'
 import { deliverWebhook } from '../operations/webhooks/webhooks'
@@ -55,7 +56,6 @@ export function shopJobs(env: Env): JobsConfig {
           orderId: input.orderId,
           settings: env,
           lastAttempt: isLastTry(job as JobLog, TASKS.fulfilOrder, FULFILMENT_RETRIES),
-          beforeFulfil: (req.context as FulfilmentJobContext).beforeFulfil,
         }),
       }),
     }
@@ -134,34 +134,52 @@ export function shopJobs(env: Env): JobsConfig {
       lockDocuments: false,
       admin: { ...defaultJobsCollection.admin, group: 'Shop', hidden: false },
       access: { read: isAdmin, create: nobody, update: nobody, delete: nobody },
+      // A run reads the due jobs of one queue: bounded by that queue's open jobs, not by every
+      // job of every queue (cms/test/db/query-plans.test.ts).
+      indexes: [
+        ...(defaultJobsCollection.indexes ?? []),
+        { fields: ['queue', 'completedAt', 'processing'] },
+      ],
     }),
   }
 }
 
 /**
- * Runs the due deliveries of paid orders, one after the other. `beforeFulfil` (the worker's
- * fault tests) runs inside each job, just before its order is delivered.
+ * Runs the due deliveries of paid orders: first tries together (`deliverTogether`, a few
+ * transactions for a rush), then whatever is left one after the other through Payload's runner,
+ * with its retries.
  */
 export async function runFulfilmentJobs(
   payload: Payload,
-  { limit = 20, beforeFulfil }: { limit?: number; beforeFulfil?: () => void } = {},
+  { limit = 20, settings }: { limit?: number; settings?: FulfilmentSettings } = {},
 ): Promise<void> {
-  const context: FulfilmentJobContext = beforeFulfil ? { beforeFulfil } : {}
+  await deliverTogether({ payload, settings: settings ?? (await processSettings()) })
   await payload.jobs.run({
     queue: JOB_QUEUES.fulfilment,
     limit,
     sequential: true,
-    req: await createLocalReq({ context }, payload),
     silent: { info: true },
   })
 }
 
-/** Runs the due e-mails (unless `email` is false: they wait) and webhook deliveries. */
+/**
+ * Runs the due e-mails (unless `email` is false: they wait), first tries together and paid mail
+ * first (`sendTogether`), the retries through Payload's runner; then the webhook deliveries.
+ */
 export async function runMessageJobs(
   payload: Payload,
   { email, limit = 20 }: { email: boolean; limit?: number },
 ): Promise<void> {
-  if (email) await payload.jobs.run({ queue: JOB_QUEUES.email, limit, silent: { info: true } })
+  if (email) {
+    const env = await processSettings()
+    await sendTogether({
+      payload,
+      shop: shopInfoOf(env),
+      chain: env,
+      logToConsole: env.emailDelivery === 'log',
+    })
+    await payload.jobs.run({ queue: JOB_QUEUES.email, limit, silent: { info: true } })
+  }
   await payload.jobs.run({ queue: JOB_QUEUES.webhooks, limit, silent: { info: true } })
 }
 
@@ -171,13 +189,9 @@ export async function runMessageJobs(
  */
 export async function runDueJobs(
   payload: Payload,
-  {
-    email,
-    limit = 20,
-    beforeFulfil,
-  }: { email: boolean; limit?: number; beforeFulfil?: () => void },
+  { email, limit = 20 }: { email: boolean; limit?: number },
 ): Promise<void> {
-  await runFulfilmentJobs(payload, { limit, beforeFulfil })
+  await runFulfilmentJobs(payload, { limit })
   await runMessageJobs(payload, { email, limit })
 }
 
@@ -197,3 +211,9 @@ export async function releaseOrphanedJobs(payload: Payload): Promise<number> {
   })
   return released.docs.length
 }
+
+/**
+ * The running process's settings, read when a run asks for them: this module is part of the
+ * config, which is loaded before a test shop has set its own settings.
+ */
+const processSettings = async () => (await import('../config/runtime')).env

@@ -15,6 +15,9 @@ import * as migration_20261127_130233_payment_evidence from './20261127_130233_p
 import * as migration_20261127_130656_chain_health from './20261127_130656_chain_health'
 import * as migration_20261129_045824_download_links from './20261129_045824_download_links'
 import * as migration_20261129_050127_lease_epoch from './20261129_050127_lease_epoch'
+import * as migration_20261129_075220_email_outbox_recent_index from './20261129_075220_email_outbox_recent_index'
+import * as migration_20261129_081124_query_plan_indexes from './20261129_081124_query_plan_indexes'
+import * as migration_20261129_081732_rush_settling from './20261129_081732_rush_settling'
 
 export const migrations = [
   {
@@ -101,5 +104,20 @@ export const migrations = [
     up: migration_20261129_050127_lease_epoch.up,
     down: migration_20261129_050127_lease_epoch.down,
     name: '20261129_050127_lease_epoch',
+  },
+  {
+    up: migration_20261129_075220_email_outbox_recent_index.up,
+    down: migration_20261129_075220_email_outbox_recent_index.down,
+    name: '20261129_075220_email_outbox_recent_index',
+  },
+  {
+    up: migration_20261129_081124_query_plan_indexes.up,
+    down: migration_20261129_081124_query_plan_indexes.down,
+    name: '20261129_081124_query_plan_indexes',
+  },
+  {
+    up: migration_20261129_081732_rush_settling.up,
+    down: migration_20261129_081732_rush_settling.down,
+    name: '20261129_081732_rush_settling',
   },
 ]

@@ -1,3 +1,5 @@
+import type { PayloadRequest, Where } from 'payload'
+import { createLocalReq, initTransaction, killTransaction } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
@@ -129,31 +131,121 @@ describe('unpaid orders from one buyer', () => {
 })
 
 describe('"order created" e-mails to one address', () => {
-  it('stop after EMAILS_PER_ADDRESS_PER_HOUR in an hour (as the worker queues them)', async () => {
+  it('stop after EMAILS_PER_ADDRESS_PER_HOUR in an hour (as checkout queues them)', async () => {
     const { queueOrderEmail } = await import('../../src/email/queueOrderEmails')
-    const orders = (await shop.payload.find({ collection: slugs.orders, limit: 3 })).docs as Order[]
-    expect(orders).toHaveLength(3)
+    const orders: string[] = []
+    for (let i = 0; i < 3; i++) {
+      // Nothing of this client waits: the open-order limits stay out of the way.
+      await runSql(shop.payload, 'UPDATE orders SET gateway_expires_at = ?', [
+        new Date(Date.now() - 60_000).toISOString(),
+      ])
+      const placed = await order('victim@example.com')
+      // A checkout beyond the limit still succeeds: it just queues no e-mail.
+      expect(placed.status).toBe(201)
+      orders.push(placed.body.orderId!)
+    }
     const queued = []
-    for (const { id } of orders)
+    for (const id of orders)
       queued.push(
-        await queueOrderEmail({
-          payload: shop.payload,
-          orderId: id,
-          kind: 'order-created',
-          to: 'victim@example.com',
-          createdPerAddressPerHour: 2,
-        }),
+        (
+          await shop.payload.count({
+            collection: slugs.emailOutbox,
+            where: {
+              and: [
+                { key: { equals: `order-created:${id}` } },
+                { to: { equals: 'victim@example.com' } },
+              ],
+            },
+          })
+        ).totalDocs === 1,
       )
     expect(queued).toEqual([true, true, false])
     // Paid and shipped e-mails follow a payment: they always go.
     expect(
       await queueOrderEmail({
         payload: shop.payload,
-        orderId: orders[2]!.id,
+        orderId: orders[2]!,
         kind: 'order-paid',
         to: 'victim@example.com',
       }),
     ).toBe(true)
+  })
+})
+
+describe('"order created" e-mails of orders created through the Local API', () => {
+  let index = 900_000
+  const createdLocally = async (
+    userEmail: string,
+    data: Partial<Order> = {},
+    req?: PayloadRequest,
+  ) => {
+    index += 1
+    return (await shop.payload.create({
+      collection: slugs.orders,
+      req,
+      depth: 0,
+      data: {
+        product: productId,
+        productName: 'Created by another door',
+        productType: 'DIGITAL',
+        userEmail,
+        priceAtPurchaseUSD: 5,
+        bsvUsdRateAtPurchase: 40,
+        amountSatoshiExpected: 12_500_000,
+        gatewayExpiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+        addressIndex: index,
+        paymentAddress: `local-door-${index}`,
+        stockReleasedAt: new Date().toISOString(),
+        ...data,
+      } as never,
+    })) as Order
+  }
+  const createdMails = async (where: Where) =>
+    (
+      await shop.payload.count({
+        collection: slugs.emailOutbox,
+        where: { and: [{ kind: { equals: 'order-created' } }, where] },
+      })
+    ).totalDocs
+  const jobOf = async (orderId: string) => {
+    const [row] = await runSql(shop.payload, 'SELECT id FROM email_outbox WHERE key = ?', [
+      `order-created:${orderId}`,
+    ])
+    return (
+      await shop.payload.count({
+        collection: 'payload-jobs',
+        where: { 'input.outboxId': { equals: String(row?.id) } },
+      })
+    ).totalDocs
+  }
+
+  it("go out with the order, within the same hourly limit as checkout's", async () => {
+    const order = await createdLocally('local-door@example.com')
+    expect(await createdMails({ key: { equals: `order-created:${order.id}` } })).toBe(1)
+    expect(await jobOf(order.id)).toBe(1)
+    // The address checkout gave its two e-mails this hour gets none from this door either.
+    const victim = await createdLocally('victim@example.com')
+    expect(await createdMails({ order: { equals: victim.id } })).toBe(0)
+    expect(await createdMails({ to: { equals: 'victim@example.com' } })).toBe(2)
+  })
+
+  it('go out only for an order not yet past its expiry, and only if the order is stored', async () => {
+    const expired = await createdLocally('past@example.com', {
+      gatewayExpiresAt: new Date(Date.now() - 1000).toISOString(),
+    })
+    expect(await createdMails({ order: { equals: expired.id } })).toBe(0)
+    // Queued in the create's own transaction: rolled back with it.
+    const req = await createLocalReq({}, shop.payload)
+    await initTransaction(req)
+    const rolledBack = await createdLocally('rolled-back@example.com', {}, req)
+    await killTransaction(req)
+    expect(
+      await shop.payload.count({
+        collection: slugs.orders,
+        where: { id: { equals: rolledBack.id } },
+      }),
+    ).toEqual({ totalDocs: 0 })
+    expect(await createdMails({ to: { equals: 'rolled-back@example.com' } })).toBe(0)
   })
 })
 

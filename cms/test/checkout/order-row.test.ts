@@ -94,6 +94,31 @@ async function storedByPayload(order: Order): Promise<Order> {
   })) as Order
 }
 
+/** An order's "order created" message: its outbox row and its job's row, as stored. */
+async function queuedMessageOf(orderId: string) {
+  const [outbox] = await runSql(shop.payload, 'SELECT * FROM email_outbox WHERE key = ?', [
+    `order-created:${orderId}`,
+  ])
+  if (!outbox) throw new Error(`no e-mail for order ${orderId}`)
+  const jobs = await runSql(shop.payload, 'SELECT * FROM payload_jobs WHERE task_slug = ?', [
+    'send-email',
+  ])
+  const job = jobs.find((row) => {
+    const input = typeof row.input === 'string' ? JSON.parse(row.input) : row.input
+    return (input as { outboxId?: string } | null)?.outboxId === String(outbox.id)
+  })
+  if (!job) throw new Error(`no job for the e-mail of order ${orderId}`)
+  return { outbox, job }
+}
+
+/** How a time is stored: a Date (PostgreSQL), or ISO text with milliseconds (SQLite). */
+const stamp = (value: unknown) =>
+  value instanceof Date
+    ? 'Date'
+    : /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(String(value))
+      ? 'ISO text'
+      : String(value)
+
 describe("checkout's order row", () => {
   for (const type of ['PHYSICAL', 'DIGITAL'] as const) {
     it(`is the row Payload's create writes (${type})`, async () => {
@@ -133,6 +158,105 @@ describe("checkout's order row", () => {
       )
     })
   }
+
+  it('holds the buyer\'s "order created" e-mail and its job: the rows Payload\'s outbox writes', async () => {
+    // Checkout queues the message in the order's own write, with plain statements; an order
+    // created through Payload gets it from the Orders collection's create hook, through the
+    // outbox collection and Payload's jobs.queue. The worker's job runner must take either.
+    const productId = await productIdOf(shop.payload, 'DIGITAL')
+    const created = await api(shop, '/api/orders/create', {
+      body: { productId, userEmail: 'mail-row@example.com' },
+    })
+    expect(created.status).toBe(201)
+    const id = String(created.body.orderId)
+    const theirs = await storedByPayload(
+      (await shop.payload.findByID({ collection: slugs.orders, id, depth: 0 })) as Order,
+    )
+    const ours = await queuedMessageOf(id)
+    const payloads = await queuedMessageOf(theirs.id)
+    expect(ours.outbox).toMatchObject({
+      key: `order-created:${id}`,
+      kind: 'order-created',
+      order_id: id,
+      to: 'mail-row@example.com',
+      status: 'pending',
+    })
+    expect(payloads.outbox).toMatchObject({ key: `order-created:${theirs.id}` })
+    const perRow = ['id', 'key', 'order_id', 'input', 'created_at', 'updated_at']
+    expect(without(ours.outbox, perRow)).toEqual(without(payloads.outbox, perRow))
+    expect(without(ours.job, perRow)).toEqual(without(payloads.job, perRow))
+    for (const { outbox, job } of [ours, payloads]) {
+      // The job's input as each engine stores it: JSON text on SQLite, jsonb on PostgreSQL.
+      const input = { outboxId: String(outbox.id) }
+      expect(job.input).toEqual(engineOf(shop.payload) === 'sqlite' ? JSON.stringify(input) : input)
+      expect(
+        [outbox.created_at, outbox.updated_at, job.created_at, job.updated_at].map(stamp),
+      ).toEqual(Array.from({ length: 4 }, () => stamp(payloads.job.created_at)))
+    }
+    // The job runner takes checkout's job as it takes Payload's: each message is sent.
+    for (const { outbox, job } of [ours, payloads]) {
+      await shop.payload.jobs.runByID({ id: job.id as number, silent: true })
+      const [row] = await runSql(shop.payload, 'SELECT status FROM email_outbox WHERE id = ?', [
+        outbox.id as number,
+      ])
+      expect(row?.status).toBe('sent')
+    }
+  })
+
+  it('queues at most EMAILS_PER_ADDRESS_PER_HOUR e-mails to one address an hour, however many checkouts come at once', async () => {
+    // Anyone can type any address at checkout. Each checkout beyond the limit is stored all the
+    // same, without its e-mail; on SQLite the group's messages take three statements in all.
+    const { fields } = await printedBook('Ten at once', 11, 'ten@example.com')
+    const { storeNewOrder } = await import('../../src/db/storeNewOrder')
+    const store = (name: string) =>
+      storeNewOrder({
+        payload: shop.payload,
+        fields,
+        addressFor: (index) => `${name}-${index}`,
+        createdEmail: { perAddressPerHour: 3 },
+      })
+    const watch = watchOwnTransactions(shop.payload)
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store(`ten-${i}`)),
+    ).finally(() => watch.restore())
+    const ids = outcomes.map((o) => (o && 'orderId' in o ? o.orderId : null))
+    expect(ids.filter(Boolean)).toHaveLength(10)
+    const mailed = async () =>
+      (
+        await runSql(
+          shop.payload,
+          `SELECT id, order_id FROM email_outbox WHERE "to" = ? AND kind = 'order-created'
+           ORDER BY id`,
+          ['ten@example.com'],
+        )
+      ).map((row) => ({ id: String(row.id), order: String(row.order_id) }))
+    const messages = await mailed()
+    expect(messages).toHaveLength(3)
+    // Each with its job.
+    for (const { order } of messages) await queuedMessageOf(order)
+    if (groupsCheckouts()) {
+      // One group: its first three orders have the messages.
+      expect(watch.count).toBe(1)
+      expect(messages.map((m) => m.order)).toEqual(ids.slice(0, 3))
+      // The savepoint, the shelf, the copies, the index, the rows, the release; the count, the
+      // messages, their jobs.
+      expect(watch.statements.length).toBeLessThanOrEqual(9)
+    } else {
+      // Each in a transaction of its own, the counter's row held to its commit: BEGIN, the
+      // index, the copy, the row with its message and the message's job, COMMIT.
+      expect(watch.count).toBe(10)
+      expect(watch.statements.length).toBeLessThanOrEqual(5 * 10)
+    }
+
+    // An hour later, the address may have another one.
+    await runSql(shop.payload, `UPDATE email_outbox SET created_at = ? WHERE "to" = ?`, [
+      new Date(Date.now() - 3_600_000 - 1_000).toISOString(),
+      'ten@example.com',
+    ])
+    const later = await store('later')
+    expect(later).toEqual({ orderId: expect.any(String) })
+    expect((await mailed()).map((m) => m.order)).toContain((later as { orderId: string }).orderId)
+  })
 
   it('takes nothing when the last copy went meanwhile: no order, no copy, no index spent', async () => {
     const { product, fields } = await printedBook('Last copy', 1, 'last@example.com')

@@ -3,6 +3,7 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
+import { armFault } from '../../src/faults'
 import { NO_COPY_LEFT } from '../../src/collections/Orders/hooks/applyStatusChange'
 import { runDueJobs, runFulfilmentJobs } from '../../src/jobs'
 import { FULFILMENT_RETRIES, JOB_QUEUES, TASKS } from '../../src/jobs/queues'
@@ -172,7 +173,8 @@ describe('the delivery job', () => {
     })
     expect(await deliveryJobsOf(orderId)).toHaveLength(2)
     let hooks = 0
-    await runFulfilmentJobs(payload, { beforeFulfil: () => (hooks += 1) })
+    const disarm = armFault('before-fulfil', () => (hooks += 1))
+    await runFulfilmentJobs(payload).finally(disarm)
     await runDueJobs(payload, { email: false })
     const delivered = await getOrder(payload, orderId)
     expect(delivered.fulfilledAt).toEqual(expect.any(String))

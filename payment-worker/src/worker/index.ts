@@ -42,7 +42,7 @@ import { createContext } from './state'
  * pass goes on with the others; a delivery that fails is retried by its job.
  */
 
-export type { CrashPoints, WorkerSettings } from './state'
+export type { WorkerSettings } from './state'
 
 export type PaymentWorker = {
   /** One pass over the due orders (exposed for tests). */

@@ -43,7 +43,7 @@ function runDeliveries(ctx: WorkerContext, work: () => Promise<unknown>): Promis
 }
 
 const fulfilmentJobs = (ctx: WorkerContext) =>
-  runFulfilmentJobs(ctx.payload, { beforeFulfil: ctx.crashAt?.beforeFulfil })
+  runFulfilmentJobs(ctx.payload, { settings: ctx.settings })
 
 /**
  * A judgement made an order PAID (its delivery queued with the change): the delivery queue runs
@@ -52,7 +52,9 @@ const fulfilmentJobs = (ctx: WorkerContext) =>
  * the queue again.
  */
 export async function deliverNow(ctx: WorkerContext) {
-  if (ctx.lease?.lost()) return
+  // More looks wait in this pass (a rush): they are judged first, and the pass's jobs step
+  // delivers every order they made PAID together.
+  if (ctx.lease?.lost() || ctx.run.backlog) return
   try {
     await runDeliveries(ctx, () => fulfilmentJobs(ctx))
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { AddressTransaction } from '@shop/chain'
-import type { Order } from '@shop/cms/engine'
-import { slugs } from '@shop/cms/engine'
+import type { Order, Payment } from '@shop/cms/engine'
+import type { PayloadRequest } from 'payload'
+import { faultPoint, slugs } from '@shop/cms/engine'
 
 import { recordPayments, settleOrder } from '../process-order'
 import { lateWatchMs } from '../watch/interval'
@@ -12,6 +13,7 @@ import { streamTrusted } from './trust'
 import { deliverNow } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
+import { settleTogether } from './settle-together'
 import { clearRecheck, forget, isFunded } from './watchList'
 
 /**
@@ -24,7 +26,7 @@ import { clearRecheck, forget, isFunded } from './watchList'
 type Histories = ReadonlyMap<string, readonly AddressTransaction[]>
 
 /** What one look (or one push) found for one order. */
-type Finding = {
+export type Finding = {
   w: Watched
   batch: Batch
   transactions: readonly AddressTransaction[]
@@ -40,7 +42,11 @@ const historyKey = (transactions: readonly AddressTransaction[]) =>
     .sort()
     .join(',')
 
-/** What a look found, recorded and settled order by order. */
+/**
+ * What a look found, recorded and settled: the orders whose record needs nothing more from the
+ * chain (a block confirming their payments, a deadline passing) together, a few transactions
+ * for the whole look (settle-together.ts); the others order by order.
+ */
 export async function judge(
   ctx: WorkerContext,
   batch: Batch,
@@ -48,25 +54,48 @@ export async function judge(
   startedAt: number,
   knownHex?: ReadonlyMap<string, string>,
 ) {
-  const { judging } = ctx
-  for (const w of batch.orders) {
+  const findings = batch.orders.map((w) => ({
+    w,
+    batch,
+    transactions: histories.get(w.address) ?? [],
+    startedAt,
+    knownHex,
+  }))
+  const together = await oneJudgementAtATime(
+    ctx,
+    findings.map((f) => f.w.id),
+    () => settleTogether(ctx, findings),
+  )
+  for (const finding of findings) {
+    if (together.has(finding.w.id)) continue
     if (ctx.lease?.lost()) throw new LeaseLostError()
-    const finding = { w, batch, transactions: histories.get(w.address) ?? [], startedAt, knownHex }
-    // Judgements of one order run one after the other (a look's, and a push's beside it).
-    const before = judging.get(w.id)
-    const mine = (before ?? Promise.resolve())
-      .catch(() => {})
-      .then(() => judgeOrRetryLater(ctx, finding))
-    const settled = mine.then(
-      () => {},
-      () => {},
-    )
-    judging.set(w.id, settled)
-    try {
-      await mine
-    } finally {
-      if (judging.get(w.id) === settled) judging.delete(w.id)
-    }
+    await oneJudgementAtATime(ctx, [finding.w.id], () => judgeOrRetryLater(ctx, finding))
+  }
+}
+
+/**
+ * Judgements of one order run one after the other (a look's, and a push's beside it): `work`
+ * starts once every judgement of these orders before it has ended.
+ */
+async function oneJudgementAtATime<T>(
+  ctx: WorkerContext,
+  ids: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
+  const { judging } = ctx
+  const before = Promise.all(
+    ids.map((id) => (judging.get(id) ?? Promise.resolve()).catch(() => {})),
+  )
+  const mine = before.then(work)
+  const settled = mine.then(
+    () => {},
+    () => {},
+  )
+  for (const id of ids) judging.set(id, settled)
+  try {
+    return await mine
+  } finally {
+    for (const id of ids) if (judging.get(id) === settled) judging.delete(id)
   }
 }
 
@@ -89,32 +118,44 @@ async function judgeOrRetryLater(ctx: WorkerContext, finding: Finding) {
   }
 }
 
-/** One order of a look: what the chain says of its address, recorded and settled. */
-async function judgeOne(ctx: WorkerContext, finding: Finding) {
+/**
+ * What a look found for an order that needs no database: nothing arrived, nothing to confirm,
+ * not expiring. Its next look is scheduled and true is returned; false when it must be recorded.
+ */
+export function judgedWithoutDatabase(ctx: WorkerContext, finding: Finding): boolean {
   const { w, batch, transactions, startedAt } = finding
   const { watchSettings } = ctx
   const now = ctx.clock()
-  // What the chain shows now came after the last look that judged this order (its window of
-  // doubt): that look's start, not this one's, says whether it may have come in time.
-  const notSeenAt = Math.min(w.lookedAt ?? startedAt, startedAt)
-  const looked = () => {
-    w.lookedAt = Math.max(w.lookedAt ?? startedAt, startedAt)
-  }
   ctx.unreadAddresses.delete(w.address)
   const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
   w.mempoolOnly = batch.scope === 'unconfirmed'
   if (batch.scope === 'all') w.fullLookDue = false
-  // Nothing arrived, nothing to confirm, not expiring: no need to touch the database.
-  const key = historyKey(transactions)
   const unchanged = isOpen(w.status)
     ? transactions.length === 0 && !w.funded
-    : batch.scope === 'all' && key === w.recorded
+    : batch.scope === 'all' && historyKey(transactions) === w.recorded
   const retrying = ctx.failing.has(w.id) || Boolean(w.attention)
-  if (unchanged && !(atExpiry && batch.scope === 'all') && !w.recheck && !retrying) {
-    looked()
-    w.nextCheck = now + intervalFor(w, now, watchSettings, streamTrusted(ctx))
-    return
-  }
+  if (!unchanged || (atExpiry && batch.scope === 'all') || w.recheck || retrying) return false
+  looked(w, startedAt)
+  w.nextCheck = now + intervalFor(w, now, watchSettings, streamTrusted(ctx))
+  return true
+}
+
+/** The last look that judged the order began at `startedAt` (or later). */
+const looked = (w: Watched, startedAt: number) => {
+  w.lookedAt = Math.max(w.lookedAt ?? startedAt, startedAt)
+}
+
+/**
+ * What the chain shows now came after the last look that judged this order (its window of
+ * doubt): that look's start, not this one's, says whether it may have come in time.
+ */
+export const notSeenAtOf = ({ w, startedAt }: Finding) =>
+  Math.min(w.lookedAt ?? startedAt, startedAt)
+
+/** One order of a look: what the chain says of its address, recorded and settled. */
+async function judgeOne(ctx: WorkerContext, finding: Finding) {
+  const { w } = finding
+  if (judgedWithoutDatabase(ctx, finding)) return
   const order = (await ctx.payload.findByID({
     collection: slugs.orders,
     id: w.id,
@@ -126,14 +167,30 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     return
   }
   const recheck = w.recheck
-  const settled = await recordAndSettle(ctx, finding, order, notSeenAt)
-  looked()
-  // Its delivery is a job the Orders seam queued with the change to PAID: run now, and the
-  // owner's notice of a delivery that failed is the job's to clear, once it delivers.
-  const undelivered = settled.status === 'PAID' && !settled.fulfilledAt
+  const settled = await recordAndSettle(ctx, finding, order)
+  const undelivered = await afterSettled(ctx, finding, settled, recheck)
   if (undelivered) await deliverNow(ctx)
+}
+
+/**
+ * The watch list brought up to date with an order as just settled: when it is looked at next,
+ * and whether it leaves the list. True when it is PAID and waits for its delivery.
+ */
+export async function afterSettled(
+  ctx: WorkerContext,
+  finding: Finding,
+  settled: Order,
+  recheck: boolean | undefined,
+): Promise<boolean> {
+  const { w, batch, transactions, startedAt } = finding
+  const { watchSettings } = ctx
+  looked(w, startedAt)
+  // Its delivery is a job the Orders seam queued with the change to PAID, run once the look is
+  // recorded; the owner's notice of a delivery that failed is the job's to clear, once it
+  // delivers.
+  const undelivered = settled.status === 'PAID' && !settled.fulfilledAt
   await processed(ctx, w.id, !undelivered && Boolean(w.attention || settled.attentionSince))
-  if (batch.scope === 'all') w.recorded = key
+  if (batch.scope === 'all') w.recorded = historyKey(transactions)
   w.status = settled.status
   w.funded = isFunded(settled)
   w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings, streamTrusted(ctx))
@@ -145,14 +202,15 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     deadlineOf(w, watchSettings) < ctx.clock() - lateWatchMs(ctx.settings)
   )
     forget(ctx, w.id)
+  return undelivered
 }
 
 /** The order's payments as the chain shows them, recorded, and the status they call for. */
-async function recordAndSettle(
+export async function recordAndSettle(
   ctx: WorkerContext,
   finding: Finding,
   order: Order,
-  notSeenAt: number,
+  together?: { recorded: Payment[]; req: PayloadRequest },
 ) {
   const { payload, chain, settings, logger, graceMs } = ctx
   const { batch, transactions, startedAt, knownHex } = finding
@@ -166,12 +224,14 @@ async function recordAndSettle(
     getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
     fullLook: batch.scope === 'all',
     checkStartedAt: new Date(startedAt),
-    notSeenAt: new Date(notSeenAt),
+    notSeenAt: new Date(notSeenAtOf(finding)),
     graceMs,
     missingSpanMs: settings.paymentMissingMinutes * 60_000,
     logger,
+    recorded: together?.recorded,
+    req: together?.req,
   })
-  if (payments.length > 0) ctx.crashAt?.afterRecord?.(order.id)
+  if (payments.length > 0) faultPoint('after-record', order.id)
   return settleOrder({
     payload,
     order,
@@ -180,6 +240,6 @@ async function recordAndSettle(
     settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
     logger,
     now: new Date(startedAt),
-    beforeFulfil: ctx.crashAt?.beforeFulfil,
+    req: together?.req,
   })
 }

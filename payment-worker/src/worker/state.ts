@@ -25,7 +25,6 @@ export type WorkerSettings = Pick<
   | 'workerSlowPollMs'
   | 'paymentGraceSeconds'
   | 'paymentMissingMinutes'
-  | 'emailsPerAddressPerHour'
   | 'webhook'
   | 'ownerEmail'
   | 'chainAlertMinutes'
@@ -37,20 +36,6 @@ export type WorkerSettings = Pick<
 >
 
 export type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
-
-/**
- * Where a test stops the worker dead (its fault tests kill it there and check what a restart
- * repairs). Given by the caller; a production start gives none.
- */
-export type CrashPoints = {
-  /** Right after an order's payments are recorded, before its status is settled. */
-  afterRecord?: (orderId: string) => void
-  /**
-   * Just before a paid order is delivered: inside the change to PAID, before its delivery job
-   * is queued, and inside that job, before the order is delivered.
-   */
-  beforeFulfil?: () => void
-}
 
 /** What the worker is given: the database, the chain, its settings and its clock. */
 export type WorkerDeps = {
@@ -67,7 +52,6 @@ export type WorkerDeps = {
   lease?: LeaseHolder
   /** Called after each successful pass, or lease check while standing by (heartbeat.ts). */
   onHeartbeat?: (role: 'active' | 'standby') => void
-  crashAt?: CrashPoints
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Order } from '@shop/cms/engine'
-import { queueOrderCreatedEmails, slugs } from '@shop/cms/engine'
+import { slugs } from '@shop/cms/engine'
 import { verifiedHex } from '@shop/chain'
 
 import {
@@ -117,7 +117,7 @@ export function forget(ctx: WorkerContext, id: string) {
 async function forEachWatchedPage(
   ctx: WorkerContext,
   where: ReturnType<typeof watchedOrdersWhere>,
-  each: (orders: Order[]) => Promise<void>,
+  each: (orders: Order[]) => void,
 ) {
   for (let page = 1; ; page += 1) {
     const found = await ctx.payload.find({
@@ -129,15 +129,14 @@ async function forEachWatchedPage(
       page,
       sort: 'createdAt',
     })
-    await each(found.docs as Order[])
+    each(found.docs as Order[])
     if (!found.hasNextPage) return
   }
 }
 
 /**
  * Reads the orders to watch: all of them once a minute (forgetting those no longer watched),
- * the new ones otherwise. Orders new to this worker that still wait for payment get their
- * "order created" e-mail.
+ * the new ones otherwise. (Their "order created" e-mails were queued with them, by checkout.)
  */
 export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnly = false } = {}) {
   const { settings } = ctx
@@ -146,9 +145,9 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
     ? watchedOrdersWhere(now, settings)
     : newWatchedOrdersWhere(now, ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
   const seen = new Set<string>()
-  await forEachWatchedPage(ctx, where, async (orders) => {
+  await forEachWatchedPage(ctx, where, (orders) => {
     if (full) for (const order of orders) seen.add(order.id)
-    await takeUp(ctx, orders, now)
+    takeUp(ctx, orders, now)
   })
   if (full) {
     // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
@@ -158,21 +157,9 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
   }
 }
 
-/**
- * Orders read from the database, watched (or brought up to date); those new to this worker
- * that still wait for payment get their "order created" e-mail.
- */
-async function takeUp(ctx: WorkerContext, orders: Order[], now: number) {
-  const unseen = orders.filter(
-    (o) => !ctx.watch.has(o.id) && isOpen(o.status) && new Date(o.gatewayExpiresAt).getTime() > now,
-  )
+/** Orders read from the database, watched (or brought up to date). */
+function takeUp(ctx: WorkerContext, orders: Order[], now: number) {
   for (const order of orders) track(ctx, order, now)
-  if (unseen.length > 0)
-    await queueOrderCreatedEmails({
-      payload: ctx.payload,
-      orders: unseen,
-      perAddressPerHour: ctx.settings.emailsPerAddressPerHour,
-    })
 }
 
 /**
@@ -192,7 +179,7 @@ export async function watchOrdersPaidTo(ctx: WorkerContext, addresses: string[])
     pagination: false,
   })
   const orders = (found.docs as Order[]).filter((o) => !ctx.watch.has(o.id))
-  if (orders.length > 0) await takeUp(ctx, orders, now)
+  takeUp(ctx, orders, now)
 }
 
 /** Orders the owner asked to re-check: watched now with a full look, however old. */
@@ -200,6 +187,9 @@ export async function pickUpRechecks(ctx: WorkerContext, now: number) {
   const asked = await ctx.payload.find({
     collection: slugs.orders,
     where: RECHECK_WHERE,
+    // Oldest request first, read off the recheckRequestedAt index (the default, newest created
+    // first, walks every order for the limit).
+    sort: 'recheckRequestedAt',
     select: WATCH_FIELDS,
     depth: 0,
     limit: WATCH_PAGE_SIZE,

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 
+import type { Where } from 'payload'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -80,10 +81,10 @@ const startWorker = () => {
   return worker
 }
 
-const countWhere = async (where: Record<string, unknown>) =>
+const countWhere = async (where: Where) =>
   (await h.shop.payload.count({ collection: slugs.orders, where })).totalDocs
 
-const settled = { status: { in: ['PAID', 'PROCESSING_DELIVERY', 'DELIVERED'] } }
+const settled: Where = { status: { in: ['PAID', 'PROCESSING_DELIVERY', 'DELIVERED'] } }
 
 describe('a rush of paid orders', () => {
   it('settles every order once, delivers and mails each once, after a SIGKILL in the middle', async () => {
@@ -110,7 +111,7 @@ describe('a rush of paid orders', () => {
       })
     ).docs as Order[]
 
-    let worker = startWorker()
+    const worker = startWorker()
     const paidAt = Date.now()
     for (const order of orders)
       h.simulator.state.mint(order.paymentAddress, order.amountSatoshiExpected)
@@ -133,7 +134,7 @@ describe('a rush of paid orders', () => {
     worker.child.kill('SIGKILL')
     await worker.exited
     const atKill = await countWhere(settled)
-    worker = startWorker()
+    startWorker()
 
     await waitFor(async () => (await countWhere(settled)) === RUSH, {
       timeoutMs: 180_000,
@@ -145,6 +146,18 @@ describe('a rush of paid orders', () => {
     await waitFor(async () => orders.every((o) => paidMail(o.userEmail).length > 0), {
       timeoutMs: 180_000,
       intervalMs: 50,
+    }).catch(async (error) => {
+      // What the workers said, to tell a slow rush from a lost message.
+      const missing = orders.filter((o) => paidMail(o.userEmail).length === 0).map((o) => o.id)
+      const rows = await h.shop.payload.find({
+        collection: slugs.emailOutbox,
+        where: { and: [{ order: { in: missing } }, { kind: { equals: 'order-paid' } }] },
+        depth: 0,
+        limit: 5,
+      })
+      console.log(`[rush] ${missing.length} orders without a paid e-mail`, rows.docs)
+      for (const c of children) console.log(c.output().slice(-4000))
+      throw error
     })
     const mailedMs = Date.now() - minedAt
     console.log(

@@ -26,6 +26,16 @@ export const isOrderEmailKind = (kind: EmailKind): kind is OrderEmailKind =>
   (ORDER_EMAIL_KINDS as readonly string[]).includes(kind)
 
 /**
+ * The unique key of an order's message: one per order and kind, and per `suffix` for kinds sent
+ * more than once about one order (one alert per exception).
+ */
+export const orderEmailKey = (kind: EmailKind, orderId: string, suffix?: string): string =>
+  `${kind}:${orderId}${suffix ? `:${suffix}` : ''}`
+
+/** The window of EMAILS_PER_ADDRESS_PER_HOUR: "order created" e-mails to one address in it. */
+export const CREATED_EMAILS_WINDOW_MS = 3_600_000
+
+/**
  * The outbox of the buyer e-mails and the owner's alerts: one row per order and kind, or per
  * chain source outage (the unique key makes queueing idempotent). Inserting a row queues its `send-email` job in the same
  * transaction; the payment worker runs it with Payload's retries, so a broken SMTP server delays
@@ -48,6 +58,16 @@ export const EmailOutbox: CollectionConfig = outboxCollection({
       relationTo: slugs.downloadTokens,
       hasMany: true,
     },
+  ],
+  // The "order created" messages an address had in the last hour (EMAILS_PER_ADDRESS_PER_HOUR),
+  // counted by checkout inside its write (db/orderCreatedEmails.ts) and by queueOrderEmail.
+  // The admin's health card and backlog: the last message sent, and the oldest unsent message of
+  // a kind, each the first of its own range rather than every message of the status sorted
+  // (cms/test/db/query-plans.test.ts).
+  indexes: [
+    { fields: ['to', 'kind', 'createdAt'] },
+    { fields: ['status', 'sentAt'] },
+    { fields: ['status', 'kind', 'createdAt'] },
   ],
   job: {
     task: TASKS.sendEmail,

@@ -16,6 +16,7 @@ import {
 } from './hooks/checkShippingDetails'
 import { enforceStatusTransition } from './hooks/enforceStatusTransition'
 import { NEW_ORDER_DEFAULTS } from './newOrder'
+import { queueCreatedEmail } from './hooks/queueCreatedEmail'
 import { recordHistory } from './hooks/recordHistory'
 
 /**
@@ -85,10 +86,22 @@ export const Orders: CollectionConfig = {
   },
   // Orders come from checkout only; they are never deleted.
   access: { read: isAdmin, create: nobody, update: isAdmin, delete: nobody },
+  // What the payment worker and its jobs read is the open work, never every order: the watch
+  // list's settled orders still in the late-watch window (status, then the expiry's range), and
+  // paid orders not delivered yet (queueMissingFulfilments, the dashboard's backlog), where
+  // status alone would read every delivered PDF (they stay PAID). PostgreSQL answers a sort by
+  // createdAt alone from orders_created_at_idx, walking every order; sorted by fulfilledAt then
+  // createdAt it reads this index in order. cms/test/db/query-plans.test.ts checks each query.
+  indexes: [
+    { fields: ['status', 'gatewayExpiresAt'] },
+    { fields: ['status', 'fulfilledAt', 'createdAt'] },
+  ],
   hooks: {
     beforeValidate: [assignOrderId],
     beforeChange: [enforceStatusTransition, recordHistory],
-    afterChange: [applyStatusChange],
+    // What a status change causes; the buyer's "order created" e-mail for an order created
+    // through Payload (checkout on SQL engines queues it in its own write).
+    afterChange: [applyStatusChange, queueCreatedEmail],
   },
   fields: engineOnly([
     { name: 'id', type: 'text', required: true, admin: { readOnly: true } },

@@ -29,7 +29,7 @@ export async function getSettlingBacklog({
   payload: Payload
   now?: Date
 }): Promise<SettlingBacklog> {
-  const oldestOrder = (where: Where, sort: 'paidAt' | 'createdAt') =>
+  const oldestOrder = (where: Where, sort: string[]) =>
     payload.find({
       collection: slugs.orders,
       where: { and: [UNDELIVERED, where] },
@@ -43,8 +43,10 @@ export async function getSettlingBacklog({
   const [undelivered, unmailed, oldestPaid, oldestUnstamped, oldestMail] = await Promise.all([
     payload.count({ collection: slugs.orders, where: UNDELIVERED }),
     payload.count({ collection: slugs.emailOutbox, where: UNMAILED }),
-    oldestOrder({ paidAt: { exists: true } }, 'paidAt'),
-    oldestOrder({ paidAt: { exists: false } }, 'createdAt'),
+    oldestOrder({ paidAt: { exists: true } }, ['paidAt']),
+    // fulfilledAt first (null for all of them): the (status, fulfilledAt, createdAt) index
+    // answers in order, where createdAt alone walks every order on PostgreSQL.
+    oldestOrder({ paidAt: { exists: false } }, ['fulfilledAt', 'createdAt']),
     payload.find({
       collection: slugs.emailOutbox,
       where: UNMAILED,

@@ -46,6 +46,7 @@ export async function fulfilOrder({
   tokenMaxUses,
   logger,
   req,
+  file: known,
 }: {
   payload: Payload
   order: Order
@@ -55,6 +56,8 @@ export async function fulfilOrder({
   tokenMaxUses: number
   logger: Log
   req?: PayloadRequest
+  /** The product's stored file when the caller looked it up already (a group of deliveries). */
+  file?: { filename: string; mimeType: string } | null
 }): Promise<Order> {
   if (order.status !== 'PAID' || order.fulfilledAt) return order
   const productId = typeof order.product === 'object' ? order.product.id : order.product
@@ -75,7 +78,8 @@ export async function fulfilOrder({
     return updated
   }
 
-  const file = await digitalFileOf({ payload, productId, store, req })
+  const file =
+    known === undefined ? await digitalFileOf({ payload, productId, store, req }) : known
   if (!file) {
     const updated = (await payload.update({
       req,
@@ -102,7 +106,7 @@ export async function fulfilOrder({
     maxUses: tokenMaxUses,
     req,
   })
-  await queueOrderPaidEmail({ payload, orderId: order.id, req })
+  await queueOrderPaidEmail({ payload, orderId: order.id, req, to: order.userEmail })
   const updated = (await payload.update({
     req,
     collection: slugs.orders,

@@ -4,6 +4,7 @@ import { slugs } from '../../collections/slugs'
 import type { Env } from '../../config/env'
 import { JOB_QUEUES, TASKS } from '../../jobs/queues'
 import type { Order } from '../../payload-types'
+import { faultPoint } from '../../faults'
 import { fileStoreOf } from '../../storage'
 import { clearOrderAttention, failureReason, markOrderAttention } from '../orders/orderAttention'
 import { fulfilOrder } from './fulfilOrder'
@@ -20,12 +21,6 @@ export type FulfilmentSettings = Pick<
   Env,
   'filesDir' | 'mediaDir' | 'documentsDir' | 'storage' | 'downloadTokenTtlHours' | 'downloadMaxUses'
 >
-
-/**
- * Set in the context of the request a fulfilment run is given (`runFulfilmentJobs`) by the
- * worker's fault tests: runs inside the job, just before the order is delivered.
- */
-export type FulfilmentJobContext = { beforeFulfil?: () => void }
 
 /** Queues the order's delivery with `req`, so it commits or rolls back with the change to PAID. */
 export async function queueFulfilment({
@@ -55,13 +50,11 @@ export async function deliverPaidOrder({
   orderId,
   settings,
   lastAttempt,
-  beforeFulfil,
 }: {
   payload: Payload
   orderId: string
   settings: FulfilmentSettings
   lastAttempt: boolean
-  beforeFulfil?: () => void
 }): Promise<{ status: string | null }> {
   try {
     const order = (await payload.findByID({
@@ -73,7 +66,7 @@ export async function deliverPaidOrder({
     if (!order) return { status: null }
     // Delivered by an earlier run of this job (or a duplicate of it), or moved on since.
     if (order.status !== 'PAID' || order.fulfilledAt) return { status: order.status }
-    beforeFulfil?.()
+    faultPoint('before-fulfil', orderId)
     // No transaction: the book's file is looked for in its store (a bucket, maybe) without
     // holding the database; fulfilledAt is written last, so a run cut short repeats only
     // idempotent steps.
@@ -124,6 +117,9 @@ export async function queueMissingFulfilments({
   const paid = await payload.find({
     collection: slugs.orders,
     where: { and: [{ status: { equals: 'PAID' } }, { fulfilledAt: { exists: false } }] },
+    // Oldest first, read in order off the (status, fulfilledAt, createdAt) index (fulfilledAt is
+    // null for all of them), never by walking every order.
+    sort: ['fulfilledAt', 'createdAt'],
     select: { status: true },
     depth: 0,
     limit,

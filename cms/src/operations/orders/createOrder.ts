@@ -52,12 +52,14 @@ type OrderSettings = RateSettings &
     | 'publicUrl'
     | 'maxOpenOrdersPerClient'
     | 'maxOpenOrdersPerEmail'
+    | 'emailsPerAddressPerHour'
   >
 
 /**
  * Checkout: validates the request, prices it at the current rate, then in one transaction claims
- * a never-used address index, stores the order and takes one copy for it (`storeNewOrder`). A
- * failed or cut-off checkout leaves nothing behind: no order, no copy taken, no index spent.
+ * a never-used address index, stores the order, takes one copy for it and queues the buyer's
+ * "order created" e-mail (`storeNewOrder`). A failed or cut-off checkout leaves nothing behind:
+ * no order, no copy taken, no index spent, no e-mail.
  */
 export async function createOrder({
   payload,
@@ -137,6 +139,8 @@ export async function createOrder({
       maxOpenOrdersPerClient: env.maxOpenOrdersPerClient,
       maxOpenOrdersPerEmail: env.maxOpenOrdersPerEmail,
     },
+    // Beyond its address's hourly limit, the order is stored all the same, without the e-mail.
+    createdEmail: { perAddressPerHour: env.emailsPerAddressPerHour },
     addressFor: (index) => {
       const wallet = { xpub: env.bsvXpub, network: env.bsvNetwork }
       const address = deriveOrderAddress({ ...wallet, index })
@@ -168,6 +172,5 @@ export async function createOrder({
   })
   if (!stored) throw new OrderRequestError('This book is out of stock.', 409)
   if ('limited' in stored) throw new OrderRequestError(TOO_MANY_WAITING, 429)
-  // The buyer's "order created" e-mail is queued by the payment worker when it first sees the order.
   return stored
 }

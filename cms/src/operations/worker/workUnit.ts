@@ -1,3 +1,6 @@
+import type { Payload, PayloadRequest } from 'payload'
+import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
+
 import { runInWriterScope } from '../../db/sqlite-client'
 
 /**
@@ -6,3 +9,25 @@ import { runInWriterScope } from '../../db/sqlite-client'
  * SQLite, decision 008; nothing changes on MongoDB).
  */
 export const asOneWorkUnit = <T>(work: () => T): T => runInWriterScope(work)
+
+/**
+ * Runs `work` in one database transaction: the writes it makes with the request it is given
+ * commit together or not at all. Given a request already in a transaction, it joins it.
+ */
+export async function inOneTransaction<T>(
+  payload: Payload,
+  work: (req: PayloadRequest) => Promise<T>,
+  req?: PayloadRequest,
+): Promise<T> {
+  if (req) return work(req)
+  const own = await createLocalReq({}, payload)
+  const started = await initTransaction(own)
+  try {
+    const result = await work(own)
+    if (started) await commitTransaction(own)
+    return result
+  } catch (error) {
+    if (started) await killTransaction(own)
+    throw error
+  }
+}

@@ -8,13 +8,8 @@ import { queueOrderEmail, queueOrderPaidEmail } from '../../../email/queueOrderE
 import { queueOrderShippedEmail } from '../../../email/queueOrderShippedEmail'
 import { queueFulfilment } from '../../../operations/fulfilment/fulfilmentJob'
 import { queueWebhook } from '../../../operations/webhooks/webhooks'
+import { faultPoint } from '../../../faults'
 import type { Order } from '../../../payload-types'
-
-/**
- * Set in a request's context by the worker's fault tests: runs inside the change to PAID, just
- * before its delivery is queued (a crash there leaves neither the status nor the job).
- */
-export type StatusChangeContext = { beforeFulfil?: () => void }
 
 const FLAGS = ['paidLate', 'paidPartial', 'paidOver', 'paidInvalid'] as const
 
@@ -80,7 +75,6 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
   previousDoc,
   operation,
   req,
-  context,
 }) => {
   if (operation !== 'update' || !previousDoc) return doc
   const { payload } = req
@@ -101,7 +95,8 @@ export const applyStatusChange: CollectionAfterChangeHook<Order> = async ({
           throw new APIError(NO_COPY_LEFT, 409, undefined, true)
         payload.logger.info({ orderId: doc.id, productId }, 'copy taken again for a paid order')
       }
-      ;(context as StatusChangeContext).beforeFulfil?.()
+      // A crash here leaves neither the status nor the job.
+      faultPoint('before-fulfil', doc.id)
       await queueFulfilment({ req, orderId: doc.id })
       return doc
     case 'PROCESSING_DELIVERY':

@@ -1,0 +1,116 @@
+import type { Order, Payment } from '@shop/cms/engine'
+import { inOneTransaction, slugs } from '@shop/cms/engine'
+
+import { recordsWithoutChain } from '../process-order'
+import type { Finding } from './judge'
+import { afterSettled, judgedWithoutDatabase, recordAndSettle } from './judge'
+import { deliverNow } from './jobs'
+import type { WorkerContext } from './state'
+import { LeaseLostError } from './state'
+
+/**
+ * The orders of one look that are settled together: those whose record needs nothing more from
+ * the chain (every transaction found is recorded already and none is missing), as after a block
+ * confirms a rush of payments or when a crowd of orders passes its deadline. Their orders and
+ * payments are read in two queries, and each group of `GROUP` is recorded and settled in one
+ * transaction (the status changes, their history, the deliveries and copies they cause), so a
+ * rush costs a few commits, not several per order. A group whose transaction fails is left to
+ * be judged order by order, where one failing order waits for its own retry.
+ */
+
+/** Orders settled in one transaction: short enough not to hold a checkout back for long. */
+export const GROUP = 25
+
+/** The ids of the findings judged here; the others are judged one by one. */
+export async function settleTogether(
+  ctx: WorkerContext,
+  findings: readonly Finding[],
+): Promise<Set<string>> {
+  const done = new Set<string>()
+  const toRecord: Finding[] = []
+  for (const finding of findings) {
+    const { w } = finding
+    if (judgedWithoutDatabase(ctx, finding)) done.add(w.id)
+    else if (!ctx.failing.has(w.id) && !w.attention && !w.recheck) toRecord.push(finding)
+  }
+  if (toRecord.length < 2) return done
+  const { orders, payments } = await readTogether(ctx, toRecord)
+  const ready = toRecord.filter((f) => {
+    const order = orders.get(f.w.id)
+    return (
+      order &&
+      !order.attentionSince &&
+      recordsWithoutChain(payments.get(f.w.id) ?? [], f.transactions, f.batch.scope === 'all')
+    )
+  })
+  let undelivered = false
+  for (let i = 0; i < ready.length; i += GROUP) {
+    const group = ready.slice(i, i + GROUP)
+    const settled = await settleGroup(ctx, group, orders, payments)
+    if (!settled) continue
+    for (const [index, finding] of group.entries()) {
+      if (await afterSettled(ctx, finding, settled[index]!, undefined)) undelivered = true
+      done.add(finding.w.id)
+    }
+  }
+  if (undelivered) await deliverNow(ctx)
+  return done
+}
+
+/** The orders and their payments, read at once. */
+async function readTogether(ctx: WorkerContext, findings: readonly Finding[]) {
+  const ids = findings.map((f) => f.w.id)
+  const [orderDocs, paymentDocs] = await Promise.all([
+    ctx.payload.find({
+      collection: slugs.orders,
+      where: { id: { in: ids } },
+      depth: 0,
+      limit: 0,
+      pagination: false,
+    }),
+    ctx.payload.find({
+      collection: slugs.payments,
+      where: { order: { in: ids } },
+      depth: 0,
+      limit: 0,
+      pagination: false,
+      sort: 'seenAt',
+    }),
+  ])
+  const orders = new Map((orderDocs.docs as Order[]).map((o) => [o.id, o]))
+  const payments = new Map<string, Payment[]>()
+  for (const payment of paymentDocs.docs as Payment[]) {
+    const orderId = typeof payment.order === 'object' ? payment.order.id : payment.order
+    payments.set(orderId, [...(payments.get(orderId) ?? []), payment])
+  }
+  return { orders, payments }
+}
+
+/** One group in one transaction: the orders as settled, or null when it failed (rolled back). */
+async function settleGroup(
+  ctx: WorkerContext,
+  group: readonly Finding[],
+  orders: ReadonlyMap<string, Order>,
+  payments: ReadonlyMap<string, Payment[]>,
+): Promise<Order[] | null> {
+  try {
+    return await inOneTransaction(ctx.payload, async (req) => {
+      const settled: Order[] = []
+      for (const finding of group) {
+        // The fencing check: a worker that lost the lease writes nothing more.
+        if (ctx.lease?.lost()) throw new LeaseLostError()
+        const order = orders.get(finding.w.id)!
+        const recorded = payments.get(finding.w.id) ?? []
+        settled.push(await recordAndSettle(ctx, finding, order, { recorded, req }))
+      }
+      return settled
+    })
+  } catch (error) {
+    if (error instanceof LeaseLostError) throw error
+    ctx.logger.warn(
+      { err: error, orders: group.length },
+      'could not settle a group of orders together; each is judged on its own',
+    )
+    return null
+  }
+}
