@@ -159,6 +159,8 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/one-failing-order.test.ts',
   'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/lease.test.ts',
+  // A rush of 300 paid orders settled together, the worker SIGKILLed in the middle.
+  'payment-worker/test/payments/rush.test.ts',
   // A worker dying inside the job that delivers a paid order (WORKER_CRASH_AT), and after
   // recording a payment: the next one delivers it once.
   'payment-worker/test/worker-restart.test.ts',

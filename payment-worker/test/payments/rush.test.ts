@@ -84,7 +84,7 @@ const startWorker = () => {
 const countWhere = async (where: Where) =>
   (await h.shop.payload.count({ collection: slugs.orders, where })).totalDocs
 
-const settled: Where = { status: { in: ['PAID', 'PROCESSING_DELIVERY', 'DELIVERED'] } }
+const settled: Where = { status: { in: ['PAID', 'PROCESSING_DELIVERY', 'SHIPPED'] } }
 
 describe('a rush of paid orders', () => {
   it('settles every order once, delivers and mails each once, after a SIGKILL in the middle', async () => {
