@@ -56,7 +56,8 @@ const schema = z.object({
   TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  DATABASE_URI: z.string().default('file:./data/shop.db'),
+  // Unset: the SQLite file shop.db in DATA_DIR, beside the uploaded files.
+  DATABASE_URI: z.string().optional(),
   DB_PUSH: z.enum(['true', 'false']).optional(),
   PAYLOAD_SECRET: optionalText,
   DATA_DIR: z.string().default('data'),
@@ -156,7 +157,13 @@ const schema = z.object({
 /** Every setting's name: .env.example documents each (config/env-example.test.ts). */
 export const SETTING_NAMES = Object.keys(schema.shape)
 
-type RawSettings = z.infer<typeof schema>
+type RawSettings = Omit<z.infer<typeof schema>, 'DATABASE_URI'> & { DATABASE_URI: string }
+
+/** The raw settings with their defaults that depend on others (the database in DATA_DIR). */
+const withDerivedDefaults = (e: z.infer<typeof schema>): RawSettings => ({
+  ...e,
+  DATABASE_URI: e.DATABASE_URI ?? `file:${e.DATA_DIR.replace(/\/+$/, '')}/shop.db`,
+})
 
 /** What the raw settings cannot be together; each problem is one line of the start-up error. */
 function settingProblems(e: RawSettings, { isBuild }: { isBuild: boolean }): string[] {
@@ -382,6 +389,7 @@ function storageOf(e: RawSettings):
  */
 const settingsSchema = (options: { isBuild: boolean }) =>
   schema
+    .transform(withDerivedDefaults)
     .superRefine((e, ctx) => {
       for (const message of settingProblems(e, options)) ctx.addIssue({ code: 'custom', message })
       if (databaseEngineOf(e.DATABASE_URI) === 'sqlite' && !e.DATABASE_URI.startsWith('file:'))
