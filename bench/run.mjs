@@ -17,6 +17,8 @@ import { benchDetection } from './sections/detection.mjs'
 import { benchLifetime } from './sections/lifetime.mjs'
 import { memoryAtEnd, withMemory } from './sections/memory.mjs'
 import { benchPages } from './sections/pages.mjs'
+import { benchOnPostgres } from './sections/postgres.mjs'
+import { benchRush } from './sections/rush.mjs'
 import { benchStartup } from './sections/startup.mjs'
 import { compareRuns } from './table.mjs'
 
@@ -29,15 +31,29 @@ if (argv[0] === '--compare') {
   compareRuns(...argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))))
   process.exit(0)
 }
-// `--only=a,b` picks sections among catalogue, pages, detection, lifetime and checkout; start-up and
-// memory at rest always run (`--only=none` runs just those).
-const only = argv
-  .find((a) => a.startsWith('--only='))
-  ?.slice(7)
-  .split(',')
+/** The value of `--name=value`, or undefined. */
+const flag = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+// `--only=a,b` picks sections among catalogue, pages, detection, lifetime, checkout and rush;
+// start-up and memory at rest always run (`--only=none` runs just those).
+const only = flag('only')?.split(',')
 const want = (name) => !only || only.includes(name)
-beginRun({ quick: argv.includes('--quick'), profile: argv.includes('--profile') })
+try {
+  beginRun({
+    quick: argv.includes('--quick'),
+    profile: argv.includes('--profile'),
+    // `--engines=sqlite,postgres`: where checkout, detection and the rush run (both by default).
+    // The rush: `--rush=N` orders, `--past=N` past orders, `--expired=N` orders expired before
+    // it, `--variants=empty,past,expired` (BENCH_RUSH, BENCH_PAST, BENCH_EXPIRED too).
+    flags: Object.fromEntries(
+      ['engines', 'rush', 'past', 'expired', 'variants'].map((name) => [name, flag(name)]),
+    ),
+  })
+} catch (error) {
+  console.error(`[bench] ${error.message}`)
+  process.exit(2)
+}
 stopEverythingOnExit()
+const onSqlite = run.engines.includes('sqlite')
 
 async function main() {
   await benchStartup()
@@ -51,15 +67,20 @@ async function main() {
     await waitForQuiet('pages')
     await withMemory('pages', benchPages)
   }
-  if (want('detection')) await benchDetection()
+  if (want('detection') && onSqlite) await benchDetection()
   if (want('lifetime')) await benchLifetime()
-  if (want('checkout')) {
+  if (want('checkout') && onSqlite) {
     // The rush comes to a shop at rest, as on launch day (not to one still loading /cms).
     await waitForQuiet('checkout')
     await benchCheckout()
   }
   memoryAtEnd()
   run.results.webPid = shop.pids.web
+  // The same sections with the shop on PostgreSQL (the SQLite shop stops first).
+  if (run.engines.includes('postgres') && (want('detection') || want('checkout')))
+    await benchOnPostgres({ detection: want('detection'), checkout: want('checkout') })
+  // Fresh shops, one per engine and variant.
+  if (want('rush')) await benchRush()
 }
 
 let failure

@@ -27,18 +27,85 @@ export function rowsOf(r) {
     (label, value, unit, { detail = '', target, met } = {}) =>
       rows.push({ section, label, value, unit, detail, target, met })
 
-  if (r.startup) startupRows(r.startup, adder('Start-up (launch -> first page)'))
+  const pg = r.postgres ?? {}
+  if (r.startup) startupRows(r.startup, pg.startup, adder('Start-up (launch -> first page)'))
   if (r.catalogue) catalogueRows(r.catalogue, adder('Catalogue'))
-  if (r.checkout) checkoutRows(r.checkout, adder('Checkout (50 buyers)'))
-  if (r.detection) detectionRows(r.detection, adder('Payment detection (3 req/s chain budget)'))
+  if (pg.skipped) adder('PostgreSQL')('skipped', '-', '', { detail: pg.skipped })
+  const checkout = 'Checkout (50 buyers)'
+  if (r.checkout) checkoutRows(r.checkout, adder(onEngine(checkout, 'sqlite')))
+  if (pg.checkout) checkoutRows(pg.checkout, adder(onEngine(checkout, 'postgres')))
+  const detection = 'Payment detection (3 req/s chain budget)'
+  if (r.detection) detectionRows(r.detection, adder(onEngine(detection, 'sqlite')))
+  if (pg.detection) detectionRows(pg.detection, adder(onEngine(detection, 'postgres')))
   if (r.lifetime) lifetimeRows(r.lifetime, adder('Chain calls per order over its life'))
   if (r.doubt) doubtRows(r.doubt, adder('Window of doubt up to the deadline (polling)'))
   if (r.pages) pagesRows(r.pages, adder('Pages (Lighthouse mobile)'))
+  if (r.rush) rushRows(r.rush, (engine) => adder(rushSection(r.rush, engine)))
   if (r.memory) memoryRows(r.memory, adder('Memory (RSS MB)'))
   return rows
 }
 
-function startupRows(startup, add) {
+const ENGINE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
+/** A section measured on one engine: its name says which. */
+const onEngine = (section, engine) => `${section}, ${ENGINE_NAMES[engine]}`
+
+const thousands = (n) => n.toLocaleString('en-US')
+
+/** The rush's variants, as the table calls them. */
+export const variantLabel = (variant, { past, expired }) =>
+  ({
+    empty: 'empty database',
+    past: `${thousands(past)} past orders`,
+    expired: `after ${thousands(expired)} expired`,
+  })[variant]
+
+const rushSection = (rush, engine) =>
+  onEngine(`Rush: ${thousands(rush.orders)} PDF orders paid at once, one block`, engine)
+
+function rushRows(rush, adderOn) {
+  for (const r of rush.runs) {
+    const add = adderOn(r.engine)
+    const v = variantLabel(r.variant, rush)
+    // A shop that never came to rest (its worker busy with what it holds) is rushed after a while.
+    const rest = r.setup?.rest
+    const busy =
+      rest && !rest.atRest
+        ? `; started busy (${rest.cpuPerSecond} CPU s a second after ${Math.round(rest.waitedMs / 1000)} s)`
+        : ''
+    add(`${v}: checkout`, r.checkout.perSecond, 'orders/s', {
+      detail: `${rush.orders} orders in ${r.checkout.ms} ms${r.checkout.busy ? `, ${r.checkout.busy} answers 503 tried again` : ''}; the variant took ${Math.round(r.totalMs / 1000)} s in all${busy}`,
+    })
+    if (r.detected)
+      add(`${v}: payments to detected`, r.detected.ms, 'ms', {
+        detail: `every order PAYMENT_DETECTED; the ${rush.orders} payments broadcast in ${r.detected.broadcastMs} ms`,
+      })
+    if (r.paid)
+      add(`${v}: block to PAID`, r.paid.perSecond, 'orders/s', {
+        detail: `every order PAID in ${r.paid.ms} ms; ${r.paid.chainCalls} chain calls from the payments on`,
+      })
+    // The chain calls over the whole settling: the worker's looks beside the e-mails.
+    const calls =
+      r.chainCalls === undefined
+        ? ''
+        : `; ${r.chainCalls} chain calls in the ${Math.round(r.waitedMs / 1000)} s from the payments`
+    if (r.mails)
+      add(`${v}: block to paid e-mails`, r.mails.perSecond, 'mails/s', {
+        detail: `every "Payment received" at the SMTP server in ${r.mails.ms} ms${calls}`,
+      })
+    if (r.unfinished) add(`${v}: did not finish`, '-', '', { detail: `${r.unfinished}${calls}` })
+    const c = r.commits
+    const how =
+      c.engine === 'postgres'
+        ? `transaction ids handed out; xact_commit ${c.xactCommitPerOrder} an order (reads included)`
+        : `commit frames in the WAL${c.lossless === false ? ' (some may have been missed)' : ''}`
+    const of = r.unfinished ? `; over the ${c.paidOrders} orders paid` : ''
+    add(`${v}: commits per paid order`, c.perOrder ?? '-', '', {
+      detail: `checkout ${c.checkoutPerOrder} + settling ${c.settlePerOrder}${of}; ${how}`,
+    })
+  }
+}
+
+function startupRows(startup, postgres, add) {
   add('test mode, first run (fresh database)', startup.testMode.firstRunMs, 'ms')
   add('test mode, later run', startup.testMode.laterRunMs, 'ms')
   add(
@@ -50,6 +117,10 @@ function startupRows(startup, add) {
     target: '< 2000 ms',
     met: startup.production.laterRunMs < 2000,
   })
+  if (postgres)
+    add('production on PostgreSQL, first run', postgres.firstRunMs, 'ms', {
+      detail: `fresh database, its migrations applied; PostgreSQL ${postgres.version}`,
+    })
 }
 
 function catalogueRows(catalogue, add) {
@@ -268,10 +339,13 @@ export function printTable(results) {
   console.log(lines.join('\n'))
 }
 
-/** Two runs side by side: every numeric row found in both, with B / A. */
+/**
+ * Two runs side by side: every numeric row found in both, with B / A. A section on SQLite is
+ * the same section as in runs from before PostgreSQL was measured (their names had no engine).
+ */
 export function compareRuns(a, b) {
   const key = (row) =>
-    `${row.section} / ${row.label.trim().replace(/\s*\(\d+(\/s| req\/s)\)$/, '')}`
+    `${row.section.replace(/, SQLite$/, '')} / ${row.label.trim().replace(/\s*\(\d+(\/s| req\/s)\)$/, '')}`
   const before = new Map((a.rows ?? []).map((row) => [key(row), row]))
   const lines = [
     `A: ${a.when} (${a.machine?.cpus} CPUs)`,

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
-import { rowsOf } from '../bench/table.mjs'
+import { compareRuns, rowsOf } from '../bench/table.mjs'
 
 /**
  * A ratio to a baseline that refused is no measurement, and is never met. When the bench sends
@@ -109,5 +109,217 @@ describe("the bench's pages section", () => {
         met: true,
       })
     }
+  })
+})
+
+describe("the bench's engines", () => {
+  const results = (pg: Record<string, unknown>) => {
+    const sqlite = checkout({ '201': 500 })
+    return { checkout: sqlite, postgres: { checkout: { ...sqlite, ...pg } } }
+  }
+
+  it('name the engine in every checkout and detection section, each with its own targets', () => {
+    const detection = {
+      10: {
+        detectionMs: [50, 60, 70],
+        medianMs: 60,
+        maxMs: 70,
+        paidAfterBlockMs: [90, 95, 99],
+        paidMedianMs: 95,
+        paidMaxMs: 99,
+        callsPerMinute: 30,
+      },
+    }
+    const rows = rowsOf({
+      ...results({ payloadRest: { ...checkout({ '201': 500 }).payloadRest, perSecond: 100 } }),
+      detection,
+      postgres: {
+        ...results({ payloadRest: { ...checkout({ '201': 500 }).payloadRest, perSecond: 100 } })
+          .postgres,
+        detection,
+      },
+    })
+    expect([...new Set(rows.map((r) => r.section))]).toEqual([
+      'Checkout (50 buyers), SQLite',
+      'Checkout (50 buyers), PostgreSQL',
+      'Payment detection (3 req/s chain budget), SQLite',
+      'Payment detection (3 req/s chain budget), PostgreSQL',
+    ])
+    const ratio = (section: string) =>
+      rows.find((r) => r.section === section && r.label.startsWith('  x Payload REST'))
+    // 190 orders/s against 50 on SQLite, against 100 on PostgreSQL: 3 x is met on one only.
+    expect(ratio('Checkout (50 buyers), SQLite')).toMatchObject({ value: 3.8, met: true })
+    expect(ratio('Checkout (50 buyers), PostgreSQL')).toMatchObject({ value: 1.9, met: false })
+  })
+
+  it('say so in one row when PostgreSQL could not run', () => {
+    const rows = rowsOf({ postgres: { skipped: 'PostgreSQL is not installed' } })
+    expect(rows).toEqual([
+      expect.objectContaining({
+        section: 'PostgreSQL',
+        label: 'skipped',
+        detail: 'PostgreSQL is not installed',
+      }),
+    ])
+  })
+})
+
+describe("the bench's rush", () => {
+  const rushRun = (engine: string, variant: string) => ({
+    engine,
+    variant,
+    totalMs: 95_000,
+    checkout: { ms: 4000, perSecond: 250, busy: 3 },
+    detected: { ms: 2500, broadcastMs: 900 },
+    paid: { ms: 40_000, perSecond: 25, chainCalls: 1020 },
+    mails: { ms: 50_000, perSecond: 20 },
+    commits:
+      engine === 'postgres'
+        ? {
+            engine,
+            writes: 9000,
+            perOrder: 9,
+            checkoutPerOrder: 1.5,
+            settlePerOrder: 7.5,
+            xactCommitPerOrder: 20,
+          }
+        : {
+            engine,
+            writes: 8000,
+            perOrder: 8,
+            checkoutPerOrder: 0.5,
+            settlePerOrder: 7.5,
+            lossless: false,
+          },
+  })
+
+  it('has one section per engine, its variants named with their sizes, and no targets', () => {
+    const rows = rowsOf({
+      rush: {
+        orders: 1000,
+        past: 100_000,
+        expired: 5000,
+        runs: [
+          rushRun('sqlite', 'empty'),
+          rushRun('sqlite', 'past'),
+          rushRun('postgres', 'expired'),
+        ],
+      },
+    })
+    expect([...new Set(rows.map((r) => r.section))]).toEqual([
+      'Rush: 1,000 PDF orders paid at once, one block, SQLite',
+      'Rush: 1,000 PDF orders paid at once, one block, PostgreSQL',
+    ])
+    expect(
+      rows.filter((r) => r.section.endsWith('PostgreSQL')).map((r) => [r.label, r.value, r.unit]),
+    ).toEqual([
+      ['after 5,000 expired: checkout', 250, 'orders/s'],
+      ['after 5,000 expired: payments to detected', 2500, 'ms'],
+      ['after 5,000 expired: block to PAID', 25, 'orders/s'],
+      ['after 5,000 expired: block to paid e-mails', 20, 'mails/s'],
+      ['after 5,000 expired: commits per paid order', 9, ''],
+    ])
+    expect(rows.map((r) => r.label)).toContain('100,000 past orders: commits per paid order')
+    expect(rows.every((r) => r.target === undefined && r.met === undefined)).toBe(true)
+    // Each row fits the table's label column (46 characters with its indent).
+    expect(Math.max(...rows.map((r) => r.label.length))).toBeLessThanOrEqual(44)
+  })
+
+  it('says how each engine counted its commits, and when SQLite may have missed some', () => {
+    const rows = rowsOf({
+      rush: {
+        orders: 1000,
+        past: 100_000,
+        expired: 5000,
+        runs: [rushRun('sqlite', 'empty'), rushRun('postgres', 'empty')],
+      },
+    })
+    const commits = rows
+      .filter((r) => r.label.endsWith('commits per paid order'))
+      .map((r) => r.detail)
+    expect(commits).toEqual([
+      'checkout 0.5 + settling 7.5; commit frames in the WAL (some may have been missed)',
+      'checkout 1.5 + settling 7.5; transaction ids handed out; xact_commit 20 an order (reads included)',
+    ])
+  })
+})
+
+describe("the bench's rush that does not finish", () => {
+  it('shows what it measured, what it did not reach, and the commits over the orders paid', () => {
+    const rows = rowsOf({
+      rush: {
+        orders: 100,
+        past: 100_000,
+        expired: 5000,
+        runs: [
+          {
+            engine: 'sqlite',
+            variant: 'past',
+            totalMs: 800_000,
+            setup: { rest: { atRest: false, waitedMs: 121_000, cpuPerSecond: 0.45 } },
+            checkout: { ms: 800, perSecond: 125, busy: 0 },
+            detected: { ms: 2500, broadcastMs: 300 },
+            paid: { ms: 9000, perSecond: 11, chainCalls: 12 },
+            mails: null,
+            unfinished: '37 of 100 "Payment received" e-mails after 600 s',
+            chainCalls: 240,
+            waitedMs: 612_000,
+            commits: {
+              engine: 'sqlite',
+              writes: 1500,
+              paidOrders: 100,
+              perOrder: 15,
+              checkoutPerOrder: 0.8,
+              settlePerOrder: 14.2,
+              lossless: true,
+            },
+          },
+        ],
+      },
+    })
+    expect(rows.map((r) => [r.label, r.value])).toEqual([
+      ['100,000 past orders: checkout', 125],
+      ['100,000 past orders: payments to detected', 2500],
+      ['100,000 past orders: block to PAID', 11],
+      ['100,000 past orders: did not finish', '-'],
+      ['100,000 past orders: commits per paid order', 15],
+    ])
+    expect(rows[0]!.detail).toContain('started busy (0.45 CPU s a second after 121 s)')
+    expect(rows[3]!.detail).toBe(
+      '37 of 100 "Payment received" e-mails after 600 s; 240 chain calls in the 612 s from the payments',
+    )
+    expect(rows[4]!.detail).toContain('over the 100 orders paid')
+  })
+})
+
+describe("the bench's --compare", () => {
+  it("finds SQLite's rows in runs from before the sections named their engine", () => {
+    const row = (section: string, value: number) => ({
+      section,
+      label: 'POST /api/orders/create',
+      value,
+      unit: 'orders/s',
+      detail: '',
+    })
+    const run = (rows: unknown[]) => ({ when: 'then', machine: { cpus: 2 }, rows })
+    const printed: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => printed.push(text))
+    try {
+      compareRuns(
+        run([row('Checkout (50 buyers)', 400)]),
+        run([
+          row('Checkout (50 buyers), SQLite', 500),
+          row('Checkout (50 buyers), PostgreSQL', 300),
+        ]),
+      )
+    } finally {
+      log.mockRestore()
+    }
+    const lines = printed.join('\n').split('\n')
+    expect(lines.filter((l) => l.includes('POST /api/orders/create'))).toEqual([
+      expect.stringMatching(
+        /^Checkout \(50 buyers\) \/ POST \/api\/orders\/create\s+400 orders\/s\s+500 orders\/s\s+1\.25$/,
+      ),
+    ])
   })
 })

@@ -35,18 +35,72 @@ export const run = {
   seconds: 5,
   /** Watched orders at which payment detection is measured. */
   sizes: [10, 1000, 10000],
+  /** The engines the checkout, detection and rush sections run on (`--engines=`). */
+  engines: ['sqlite', 'postgres'],
+  /**
+   * The rush section: its orders (`--rush=`, BENCH_RUSH), the past orders of its `past` variant
+   * (`--past=`, BENCH_PAST), the orders expired just before its `expired` variant (`--expired=`,
+   * BENCH_EXPIRED), and which variants run (`--variants=empty,past,expired`).
+   */
+  rush: { orders: 1000, past: 100_000, expired: 5000, variants: ['empty', 'past', 'expired'] },
   work: '',
   results: undefined,
 }
 
-export function beginRun({ quick, profile }) {
+export const ENGINES = ['sqlite', 'postgres']
+export const RUSH_VARIANTS = ['empty', 'past', 'expired']
+/** How an engine is named in the table. */
+export const engineName = (engine) => (engine === 'postgres' ? 'PostgreSQL' : 'SQLite')
+
+/** A whole number of at least `min` from a flag or a setting, or the default. */
+function count(value, fallback, what, min = 1) {
+  if (value === undefined || value === '') return fallback
+  const n = Number(String(value).replaceAll('_', '').replaceAll(',', ''))
+  if (!Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number >= ${min}`)
+  return n
+}
+
+/** A list flag's values, each one of `allowed`, or the default. */
+function listOf(value, fallback, what, allowed) {
+  if (value === undefined) return fallback
+  const items = value.split(',').filter(Boolean)
+  const unknown = items.filter((i) => !allowed.includes(i))
+  if (unknown.length > 0)
+    throw new Error(`${what}: unknown ${unknown.join(', ')} (one of ${allowed.join(', ')})`)
+  return items
+}
+
+export function beginRun({ quick, profile, flags = {} }) {
   run.quick = quick
   run.profile = profile
   run.seconds = quick ? 2 : 5
   run.sizes = quick ? [10, 1000] : [10, 1000, 10000]
+  run.engines = listOf(flags.engines, ENGINES, '--engines', ENGINES)
+  run.rush = {
+    orders: count(flags.rush ?? process.env.BENCH_RUSH, quick ? 200 : 1000, '--rush'),
+    past: count(flags.past ?? process.env.BENCH_PAST, quick ? 10_000 : 100_000, '--past'),
+    expired: count(flags.expired ?? process.env.BENCH_EXPIRED, quick ? 1000 : 5000, '--expired'),
+    variants: listOf(flags.variants, RUSH_VARIANTS, '--variants', RUSH_VARIANTS),
+  }
   run.work = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-'))
-  run.results = { when: new Date().toISOString(), machine: machineInfo(), quick }
+  run.results = {
+    when: new Date().toISOString(),
+    machine: machineInfo(),
+    quick,
+    engines: run.engines,
+  }
 }
+
+/**
+ * Where a section's results go on an engine: SQLite's at the top of the results (as before
+ * PostgreSQL was measured, so `--compare` with older runs finds them), PostgreSQL's under
+ * `postgres`.
+ */
+export const resultsOn = (engine) =>
+  engine === 'postgres' ? (run.results.postgres ??= {}) : run.results
+
+/** A memory phase's name on an engine (SQLite's as before). */
+export const phaseOn = (engine, phase) => (engine === 'postgres' ? `PostgreSQL: ${phase}` : phase)
 
 /** A path inside the run's temporary folder. */
 export const workPath = (...parts) => path.join(run.work, ...parts)

@@ -19,16 +19,31 @@ import {
 import { closeAtEnd, launch } from './processes.mjs'
 
 let outside
-/** Local CoinGecko and CoinPaprika servers and a local SMTP server, started once per run. */
+/**
+ * Local CoinGecko and CoinPaprika servers and a local SMTP server, started once per run. Each
+ * message the SMTP server keeps carries when it arrived (`at`) and its subject.
+ */
 export async function outsideServices() {
   if (!outside) {
     const rates = await startRateSources(EUR_PER_BSV)
     const smtp = await startSmtpServer()
+    const keep = smtp.mails.push.bind(smtp.mails)
+    smtp.mails.push = (...mails) =>
+      keep(
+        ...mails.map((mail) => ({
+          ...mail,
+          at: Date.now(),
+          subject: /^Subject: (.*)$/m.exec(mail.raw)?.[1]?.trim() ?? '',
+        })),
+      )
     closeAtEnd(rates.close, smtp.close)
     outside = { rates, smtp }
   }
   return outside
 }
+
+/** The messages the SMTP server has received so far (each with `to`, `subject`, `at`). */
+export const mailsReceived = () => outside?.smtp.mails ?? []
 
 /** The chain simulator as its own process (WhatsOnChain's API on loopback), from the bundle. */
 export async function startSimulator() {

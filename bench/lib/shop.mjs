@@ -2,8 +2,11 @@
 // bundle's web and worker processes, for everything), with their settings, their start timed to
 // the first served page, and the wait for the shop to be at rest.
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+
+import { HD } from '@bsv/sdk'
 
 import {
   PASSWORD,
@@ -54,44 +57,84 @@ function testModeEnv() {
   }
 }
 
-let prodEnv
-/** The production settings, the same for every start (one secret, one database). */
-export async function productionEnv() {
-  if (prodEnv) return prodEnv
-  const outside = await outsideServices()
-  const prodDir = productionDir()
-  prodEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME ?? os.homedir(),
-    NODE_ENV: 'production',
-    NEXT_TELEMETRY_DISABLED: '1',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    DATA_DIR: prodDir,
-    DATABASE_URI: `file:${path.join(prodDir, 'shop.db')}`,
-    PAYLOAD_SECRET: crypto.randomBytes(32).toString('hex'),
-    BSV_NETWORK: 'test',
-    BSV_XPUB: XPUB,
-    CHAIN_SOURCE: 'whatsonchain',
-    WOC_API_URL: `${simBase}/v1/bsv/test`,
-    // WhatsOnChain's push stream (Sockets V2), as the simulator speaks it.
-    WOC_SOCKET_URL: `${simBase.replace(/^http:/, 'ws:')}/websocket`,
-    // WhatsOnChain's limit without a key, so detection and calls/minute are the real ones.
-    WOC_MAX_REQUESTS_PER_SECOND: '3',
-    RATE_SOURCE: 'live',
-    COINGECKO_URL: outside.rates.coingeckoUrl,
-    COINPAPRIKA_URL: outside.rates.coinpaprikaUrl,
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(outside.smtp.port),
-    SMTP_FROM: 'Book Shop <shop@example.com>',
-    CONFIRMATIONS_REQUIRED: '1',
-    LOG_LEVEL: 'warn',
-    // As behind the TLS proxy (production test, compose): the buyer's address comes from it.
-    TRUST_PROXY: 'loopback',
-    ...lifted,
+/**
+ * The database the production shop runs on: `{ engine, uri, dataDir, name, xpub }`. SQLite in the
+ * run's production folder until `useDatabase` names another (a PostgreSQL database, a fresh SQLite
+ * file for the rush); `dataDir` holds the shop's files (covers, PDFs) beside it.
+ *
+ * Every fresh database comes with a wallet of its own (`xpub`, from `freshShop`): a shop derives
+ * its payment addresses from its xpub and its own counter, which starts again at 0 on a fresh
+ * database, and the simulator remembers every payment of the run. With the same xpub a later
+ * shop's first orders would have the earlier shop's addresses and find their payments at once.
+ */
+let database
+export function currentDatabase() {
+  database ??= {
+    engine: 'sqlite',
+    name: 'production',
+    dataDir: productionDir(),
+    uri: `file:${path.join(productionDir(), 'shop.db')}`,
   }
-  return prodEnv
+  return database
+}
+
+/** The database the next production start runs on (its folder is made here). */
+export function useDatabase(next) {
+  fs.mkdirSync(next.dataDir, { recursive: true })
+  database = next
+}
+
+/**
+ * A fresh shop's database (`uri` for PostgreSQL; a SQLite file in its folder without one), its
+ * files' folder and a wallet (xpub) of its own, for the next start.
+ */
+export const freshShop = (name, uri) => {
+  const dataDir = workPath(name)
+  return {
+    engine: uri ? 'postgres' : 'sqlite',
+    name,
+    dataDir,
+    uri: uri ?? `file:${path.join(dataDir, 'shop.db')}`,
+    xpub: HD.fromRandom().toPublic().toString(),
+  }
+}
+
+let prodEnv
+/** The production settings: the same for every start (one secret), on the current database. */
+export async function productionEnv() {
+  if (!prodEnv) {
+    const outside = await outsideServices()
+    prodEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME ?? os.homedir(),
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      PAYLOAD_SECRET: crypto.randomBytes(32).toString('hex'),
+      BSV_NETWORK: 'test',
+      CHAIN_SOURCE: 'whatsonchain',
+      WOC_API_URL: `${simBase}/v1/bsv/test`,
+      // WhatsOnChain's push stream (Sockets V2), as the simulator speaks it.
+      WOC_SOCKET_URL: `${simBase.replace(/^http:/, 'ws:')}/websocket`,
+      // WhatsOnChain's limit without a key, so detection and calls/minute are the real ones.
+      WOC_MAX_REQUESTS_PER_SECOND: '3',
+      RATE_SOURCE: 'live',
+      COINGECKO_URL: outside.rates.coingeckoUrl,
+      COINPAPRIKA_URL: outside.rates.coinpaprikaUrl,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(outside.smtp.port),
+      SMTP_FROM: 'Book Shop <shop@example.com>',
+      CONFIRMATIONS_REQUIRED: '1',
+      LOG_LEVEL: 'warn',
+      // As behind the TLS proxy (production test, compose): the buyer's address comes from it.
+      TRUST_PROXY: 'loopback',
+      ...lifted,
+    }
+  }
+  const db = currentDatabase()
+  return { ...prodEnv, DATA_DIR: db.dataDir, DATABASE_URI: db.uri, BSV_XPUB: db.xpub ?? XPUB }
 }
 
 const NODE_ARGS = (
@@ -119,8 +162,8 @@ async function firstPage(t0, procs, what) {
  * bundle, each started as the image starts it (the web process first: it runs the migrations),
  * with `--cpu-prof` when profiling. Timed from launch to the first served page.
  */
-export async function startShop(mode, { profile = false } = {}) {
-  return mode === 'test mode' ? startTestMode() : startProduction(profile)
+export async function startShop(mode, { profile = false, webEnv = {} } = {}) {
+  return mode === 'test mode' ? startTestMode() : startProduction(profile, webEnv)
 }
 
 async function startTestMode() {
@@ -145,22 +188,46 @@ async function startTestMode() {
   return { firstPageMs }
 }
 
-async function startProduction(profiled) {
+const productionArgs = (name, profiled) => [
+  ...NODE_ARGS,
+  ...(profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir()}`] : []),
+  path.join(root, `dist/${name}.mjs`),
+]
+
+/** The production web process, with `webEnv` over the production settings; its first page. */
+async function startWeb(profiled, webEnv) {
   const t0 = Date.now()
-  const env = await productionEnv()
-  const args = (name) => [
-    ...NODE_ARGS,
-    ...(profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir()}`] : []),
-    path.join(root, `dist/${name}.mjs`),
-  ]
-  const web = launch('web (production)', process.execPath, args('web'), env)
+  const web = launch('web (production)', process.execPath, productionArgs('web', profiled), {
+    ...(await productionEnv()),
+    ...webEnv,
+  })
   web.launchedAt = t0
   const firstPageMs = await firstPage(t0, [web], "the production shop's first page")
+  return { web, firstPageMs }
+}
+
+async function startProduction(profiled, webEnv) {
+  const env = await productionEnv()
+  const args = (name) => productionArgs(name, profiled)
+  const { web, firstPageMs } = await startWeb(profiled, webEnv)
   const worker = launch('worker (production)', process.execPath, args('worker'), {
     ...env,
     DB_PUSH: 'false',
   })
   shop = { procs: [worker, web], pids: { web: web.child.pid, worker: worker.child.pid } }
+  return { firstPageMs }
+}
+
+/**
+ * The production web process alone stopped and started again with `webEnv` over the production
+ * settings; the worker goes on (what it has in memory stays, as during a web process's deploy).
+ */
+export async function restartWeb(webEnv = {}) {
+  const old = shop.procs.find((p) => p.launchedAt)
+  await stop(old)
+  const { web, firstPageMs } = await startWeb(false, webEnv)
+  shop.procs = shop.procs.map((p) => (p === old ? web : p))
+  shop.pids.web = web.child.pid
   return { firstPageMs }
 }
 
@@ -185,7 +252,8 @@ export async function buildStale() {
 /**
  * Waits until the shop is at rest (its processes used under a tenth of a CPU second over a
  * second): after a section the worker still sends e-mails and looks at new orders, and pages or
- * a rush measured meanwhile measure a machine busy with that.
+ * a rush measured meanwhile measure a machine busy with that. Answers `{ atRest, waitedMs,
+ * cpuPerSecond }`: whether it came to rest before `timeoutMs`, and its last second's CPU.
  */
 export async function waitForQuiet(what, timeoutMs = 300_000) {
   const pids = [shop.pids.web, shop.pids.worker]
@@ -195,9 +263,15 @@ export async function waitForQuiet(what, timeoutMs = 300_000) {
     await sleep(1000)
     const used = pids.map(cpuSeconds).reduce((sum, after, i) => sum + after - before[i], 0)
     // A profiled process samples itself every millisecond: at rest it uses about 0.15 s a second.
-    if (used < (run.profile ? 0.3 : 0.1) || Date.now() - started > timeoutMs) {
-      log(`${what}: the shop was at rest after ${Date.now() - started} ms`)
-      return
+    const atRest = used < (run.profile ? 0.3 : 0.1)
+    const waitedMs = Date.now() - started
+    if (atRest || waitedMs > timeoutMs) {
+      log(
+        atRest
+          ? `${what}: the shop was at rest after ${waitedMs} ms`
+          : `${what}: the shop was not at rest after ${waitedMs} ms (${used.toFixed(2)} CPU s a second); going on`,
+      )
+      return { atRest, waitedMs, cpuPerSecond: +used.toFixed(2) }
     }
   }
 }

@@ -1,24 +1,17 @@
 // Checkout: a rush of 50 concurrent buyers on the printed book (its stock raised to 100,000
 // first), beside Payload's own REST writing a document with 50 clients in the same run; then the
 // stock taken against the orders stored.
-import { base, log, run } from '../lib/context.mjs'
+import { base, log, phaseOn, resultsOn, run } from '../lib/context.mjs'
 import { adminHeaders, adminSetStock } from '../lib/admin.mjs'
 import { openShopDb, whenNotBusy } from '../lib/database.mjs'
 import { cannon, getJson } from '../lib/http.mjs'
+import { SHIPPING } from '../lib/orders.mjs'
 import { shop, waitForQuiet } from '../lib/shop.mjs'
 import { payAndTime } from './detection.mjs'
 import { withMemory } from './memory.mjs'
 
-const SHIPPING = {
-  shippingName: 'Bench Buyer',
-  shippingAddressLine1: '1 Bench Street',
-  shippingCity: 'Rome',
-  shippingPostalCode: '00100',
-  shippingCountry: 'IT',
-  shippingPhone: '+39 06 000000',
-}
-
-export async function benchCheckout() {
+/** The section on the shop running now, whose database is on `engine`. */
+export async function benchCheckout({ engine = 'sqlite' } = {}) {
   const products = await getJson(`${base}/api/admin/products`, { headers: adminHeaders() })
   const book = products.find((p) => p.type === 'PHYSICAL' && !p.deletedAt)
   const initial = 100_000
@@ -26,24 +19,25 @@ export async function benchCheckout() {
   const duration = run.quick ? 3 : 10
   const payloadRuns = await payloadWrites(duration)
   await waitForQuiet('checkout, after Payload REST')
-  const { checkout, window } = await rush(book, duration)
+  const { checkout, window } = await rush(book, duration, phaseOn(engine, 'checkout'))
   const afterRush = await detectionAfterRush(book)
   const { after, orders } = await stockAndOrders(book)
 
-  run.results.checkout = {
+  const results = (resultsOn(engine).checkout = {
     window,
     ours: loadNumbers(checkout),
     payloadRest: meanOfRuns(payloadRuns),
     ordersInDb: orders,
     stockExact: initial - after === orders && after >= 0,
     afterRush,
-  }
-  const ours = run.results.checkout.ours
+  })
+  const ours = results.ours
+  const name = phaseOn(engine, 'checkout')
   log(
-    `after the rush: a rush buyer paid in ${afterRush.rushBuyerMs} ms, a new buyer in ${afterRush.newBuyerMs} ms (to PAYMENT_DETECTED)`,
+    `${name}: after the rush: a rush buyer paid in ${afterRush.rushBuyerMs} ms, a new buyer in ${afterRush.newBuyerMs} ms (to PAYMENT_DETECTED)`,
   )
   log(
-    `checkout: ${ours.perSecond} orders/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, statuses ${JSON.stringify(ours.statuses)}, timeouts ${ours.timeouts}; Payload REST create ${run.results.checkout.payloadRest.perSecond}/s`,
+    `${name}: ${ours.perSecond} orders/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, statuses ${JSON.stringify(ours.statuses)}, timeouts ${ours.timeouts}; Payload REST create ${results.payloadRest.perSecond}/s`,
   )
 }
 
@@ -86,7 +80,7 @@ async function payloadWrites(duration) {
  * 50 buyers, each request a buyer of its own (address and e-mail), as a rush through the proxy.
  * The window is when it ran, in ms after the web process's launch (for `--profile`).
  */
-async function rush(book, duration) {
+async function rush(book, duration, phase) {
   let buyer = 0
   const nextBuyer = (req) => {
     buyer += 1
@@ -105,7 +99,7 @@ async function rush(book, duration) {
   }
   const web = shop.procs.find((p) => p.launchedAt)
   const window = { fromMs: Date.now() - web.launchedAt }
-  const checkout = await withMemory('checkout', () =>
+  const checkout = await withMemory(phase, () =>
     cannon({
       url: `${base}/api/orders/create`,
       method: 'POST',

@@ -7,12 +7,13 @@ import crypto from 'node:crypto'
 
 import { Utils } from '@bsv/sdk'
 
-import { base, log, run, simBase, sleep, waitUntil } from '../lib/context.mjs'
+import { base, log, phaseOn, resultsOn, run, simBase, sleep, waitUntil } from '../lib/context.mjs'
 import { openShopDb, whenNotBusy } from '../lib/database.mjs'
 import { getJson, postJson } from '../lib/http.mjs'
 import { withMemory } from './memory.mjs'
 
-export async function benchDetection() {
+/** The section on the shop running now, whose database is on `engine`. */
+export async function benchDetection({ engine = 'sqlite' } = {}) {
   const products = await getJson(`${base}/api/products`)
   const pdf = products.find((p) => p.type === 'PDF')
   // Background orders carry the PDF product (no stock involved). This section runs before the
@@ -22,7 +23,7 @@ export async function benchDetection() {
   for (const size of run.sizes) {
     await insertWatchedOrders(size - 1 - have, pdf.id)
     have = size - 1
-    rows[size] = await detectionTrials(`detection ${size}`, pdf)
+    rows[size] = await detectionTrials(phaseOn(engine, `detection ${size}`), pdf)
     have += 3
   }
   // The same at the largest size with WhatsOnChain's push stream down (polling alone, as the
@@ -45,13 +46,13 @@ export async function benchDetection() {
     try {
       rows[`${largest}-${key}`] = {
         label: `${largest} watched, ${label}`,
-        ...(await detectionTrials(`detection ${largest}, ${name}`, pdf)),
+        ...(await detectionTrials(phaseOn(engine, `detection ${largest}, ${name}`), pdf)),
       }
     } finally {
       await postJson(`${simBase}${path}`, off)
     }
   }
-  run.results.detection = rows
+  resultsOn(engine).detection = rows
   await removeWatchedOrders()
 }
 
