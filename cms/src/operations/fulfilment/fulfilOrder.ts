@@ -78,8 +78,7 @@ export async function fulfilOrder({
     return updated
   }
 
-  const file =
-    known === undefined ? await digitalFileOf({ payload, productId, store, req }) : known
+  const file = known === undefined ? await digitalFileOf({ payload, productId, store, req }) : known
   if (!file) {
     const updated = (await payload.update({
       req,
