@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import { claimWorkerLease, releaseWorkerLease } from '@shop/cms/engine'
+import { asOneWorkUnit, claimWorkerLease, releaseWorkerLease } from '@shop/cms/engine'
 
 /**
  * One payment worker at a time: the lease `payment-worker` in the database. The lease says the
@@ -95,7 +95,9 @@ function claim(lease: Lease): Promise<boolean> {
 function startRenewing(lease: Lease) {
   clearInterval(lease.timer)
   lease.timer = setInterval(() => {
-    claim(lease).catch((error: unknown) => {
+    // A write of its own (a unit of its own): never joined to a transaction of the pass that
+    // happened to start the timer, which could roll it back.
+    asOneWorkUnit(() => claim(lease)).catch((error: unknown) => {
       // The database did not answer: the lease holds until its time runs out, and each tick
       // tries again; `lost()` says so once it has run out.
       lease.logger.error({ err: error, holder: lease.holder }, 'renewing the worker lease failed')

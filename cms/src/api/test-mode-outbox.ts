@@ -65,6 +65,12 @@ export function testModeOutboxRouter({
         })),
       )
       res.setHeader('Cache-Control', 'no-store')
+      // The e-mails show their images from PUBLIC_URL, as a mail client loads them: allowed here
+      // even when the page is opened under another name for the shop (127.0.0.1, a test port).
+      res.setHeader(
+        'Content-Security-Policy',
+        withImagesFrom(res.getHeader('Content-Security-Policy'), env.publicUrl),
+      )
       res.type('html').send(outboxPage(messages, rows.totalDocs))
     } catch (error) {
       logger.error({ err: error }, 'test mode outbox page failed')
@@ -167,4 +173,10 @@ h2{font-size:1.1rem;margin:0 0 .25rem}.meta{font-size:.85rem;color:#555;margin:0
 <p>The buyer e-mails of this test shop (${total} in all, newest first${total > PAGE_SIZE ? `, the latest ${PAGE_SIZE} shown` : ''}). No mail leaves this machine in test mode; production sends them through SMTP.</p></header>
 ${items || '<p>No e-mails yet. Place an order in the store and it appears here.</p>'}
 </body></html>`
+}
+
+/** The page's policy with the shop's public origin added to where images may come from. */
+function withImagesFrom(policy: unknown, publicUrl: string): string {
+  const origin = new URL(publicUrl).origin
+  return String(policy ?? "img-src 'self'").replace(/img-src ([^;]*)/, `img-src $1 ${origin}`)
 }

@@ -49,6 +49,8 @@ export type SendTogetherOptions = {
   chain: ChainAlertSettings
   logToConsole: boolean
   limit?: number
+  /** Asked before each round, outside its transaction: false ends the run (deliverTogether's). */
+  mayGoOn?: () => Promise<boolean>
 }
 
 /** Sends the due first tries, paid mail first; returns how many were sent. */
@@ -59,6 +61,7 @@ export async function sendTogether(options: SendTogetherOptions): Promise<number
   let sent = 0
   for (const kinds of [FIRST, LATER]) {
     for (;;) {
+      if (options.mayGoOn && !(await options.mayGoOn())) return sent
       const rows = await firstTries(payload, kinds, limit)
       const outcome = await sendRows(options, rows)
       sent += outcome.sent

@@ -151,9 +151,13 @@ export function shopJobs(env: Env): JobsConfig {
  */
 export async function runFulfilmentJobs(
   payload: Payload,
-  { limit = 20, settings }: { limit?: number; settings?: FulfilmentSettings } = {},
+  {
+    limit = 20,
+    settings,
+    mayGoOn,
+  }: { limit?: number; settings?: FulfilmentSettings; mayGoOn?: () => Promise<boolean> } = {},
 ): Promise<void> {
-  await deliverTogether({ payload, settings: settings ?? (await processSettings()) })
+  await deliverTogether({ payload, settings: settings ?? (await processSettings()), mayGoOn })
   await payload.jobs.run({
     queue: JOB_QUEUES.fulfilment,
     limit,
@@ -168,11 +172,16 @@ export async function runFulfilmentJobs(
  */
 export async function runMessageJobs(
   payload: Payload,
-  { email, limit = 20 }: { email: boolean; limit?: number },
+  {
+    email,
+    limit = 20,
+    mayGoOn,
+  }: { email: boolean; limit?: number; mayGoOn?: () => Promise<boolean> },
 ): Promise<void> {
   if (email) {
     const env = await processSettings()
     await sendTogether({
+      mayGoOn,
       payload,
       shop: shopInfoOf(env),
       chain: env,

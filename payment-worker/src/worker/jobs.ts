@@ -42,8 +42,16 @@ function runDeliveries(ctx: WorkerContext, work: () => Promise<unknown>): Promis
   return mine
 }
 
+/**
+ * Whether the jobs may go on: the lease renewed (outside any transaction) and still held. The
+ * deliveries and e-mails of a rush go in back-to-back transactions, which would otherwise keep
+ * the lease's own renewal from the database until it ran out.
+ */
+const stillHolding = (ctx: WorkerContext) => async () =>
+  !ctx.lease || ((await ctx.lease.hold()) && !ctx.lease.lost())
+
 const fulfilmentJobs = (ctx: WorkerContext) =>
-  runFulfilmentJobs(ctx.payload, { settings: ctx.settings })
+  runFulfilmentJobs(ctx.payload, { settings: ctx.settings, mayGoOn: stillHolding(ctx) })
 
 /**
  * A judgement made an order PAID (its delivery queued with the change): the delivery queue runs
@@ -85,6 +93,9 @@ export async function runJobs(ctx: WorkerContext) {
       await fulfilmentJobs(ctx)
     })
   } finally {
-    await runMessageJobs(ctx.payload, { email: ctx.settings.emailDelivery !== 'off' })
+    await runMessageJobs(ctx.payload, {
+      email: ctx.settings.emailDelivery !== 'off',
+      mayGoOn: stillHolding(ctx),
+    })
   }
 }

@@ -45,6 +45,9 @@ export async function settleTogether(
   })
   let undelivered = false
   for (let i = 0; i < ready.length; i += GROUP) {
+    // Renewed between groups, outside their transactions: back-to-back groups would otherwise
+    // keep the lease's own renewal from the database until the lease ran out.
+    if (ctx.lease && !(await ctx.lease.hold())) throw new LeaseLostError()
     const group = ready.slice(i, i + GROUP)
     const settled = await settleGroup(ctx, group, orders, payments)
     if (!settled) continue

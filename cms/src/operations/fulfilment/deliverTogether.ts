@@ -37,22 +37,33 @@ export async function deliverTogether({
   payload,
   settings,
   limit = 200,
+  mayGoOn,
 }: {
   payload: Payload
   settings: FulfilmentSettings
   limit?: number
+  /**
+   * Asked before each group, outside its transaction: false ends the run (the payment worker's
+   * lease, renewed there, so back-to-back groups never starve its renewal).
+   */
+  mayGoOn?: () => Promise<boolean>
 }): Promise<number> {
   const until = Date.now() + RUN_MS
   let delivered = 0
   for (;;) {
-    const round = await deliverRound(payload, settings, limit)
+    const round = await deliverRound(payload, settings, limit, mayGoOn)
     delivered += round.delivered
     if (round.taken < limit || Date.now() >= until) return delivered
   }
 }
 
 /** One read of due first tries, delivered: how many jobs it took and orders it delivered. */
-async function deliverRound(payload: Payload, settings: FulfilmentSettings, limit: number) {
+async function deliverRound(
+  payload: Payload,
+  settings: FulfilmentSettings,
+  limit: number,
+  mayGoOn: (() => Promise<boolean>) | undefined,
+) {
   const jobs = await dueFirstTries(payload, limit)
   if (jobs.length === 0) return { taken: 0, delivered: 0 }
   const orders = await ordersOf(payload, jobs)
@@ -60,6 +71,7 @@ async function deliverRound(payload: Payload, settings: FulfilmentSettings, limi
   const files = await filesOf(payload, store, orders)
   let delivered = 0
   for (let i = 0; i < jobs.length; i += GROUP) {
+    if (mayGoOn && !(await mayGoOn())) return { taken: 0, delivered }
     const group = jobs.slice(i, i + GROUP)
     try {
       const done = await inOneTransaction(payload, async (req) => {
