@@ -106,6 +106,14 @@ export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = [
   'PAYMENT_DETECTED',
 ]
 
+/**
+ * Open orders still waiting for the buyer's money (none seen, or not enough): they hold a copy
+ * and their "order created" e-mail, which says how to pay, is still worth sending.
+ */
+export const WAITING_ORDER_STATUSES: readonly OrderStatus[] = OPEN_ORDER_STATUSES.filter(
+  (status) => status !== 'PAYMENT_DETECTED',
+)
+
 /** Paid orders, whatever happened after (delivery, shipping, a failed fulfilment). */
 export const PAID_ORDER_STATUSES: readonly OrderStatus[] = [
   'PAID',

@@ -141,3 +141,10 @@ export const nowIso = () => new Date().toISOString()
  * someone had changed it; the Products hook keeps a save right when copies sold meanwhile, and
  * the catalogue's version reads the stock itself.)
  */
+
+/**
+ * Whether the payment worker settles a look's orders in groups, one transaction each: on SQLite.
+ * On PostgreSQL orders expiring in a group missed their tests' waits under load (decision 023);
+ * there, and on MongoDB, each order is settled on its own.
+ */
+export const settlesInGroups = (payload: Payload): boolean => engineOf(payload) === 'sqlite'

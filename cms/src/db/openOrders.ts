@@ -1,5 +1,5 @@
 import type { InValue } from '@libsql/client'
-import { ORDER_STATUS_GROUPS } from '@shop/domain'
+import { WAITING_ORDER_STATUSES } from '@shop/domain'
 import type { Payload, PayloadRequest, Where } from 'payload'
 
 import { slugs } from '../collections/slugs'
@@ -9,13 +9,10 @@ import { engineOf, numbered, postgres, sqlite } from './engine'
 
 export type OpenOrderLimits = { maxOpenOrdersPerClient: number; maxOpenOrdersPerEmail: number }
 
-/** Statuses of orders holding a copy while they wait for money. */
-const WAITING_STATUSES = ORDER_STATUS_GROUPS.open.filter((s) => s !== 'PAYMENT_DETECTED')
-
 /** Orders still holding a copy while they wait for money: not paid, not expired. */
 const waiting = (): Where => ({
   and: [
-    { status: { in: WAITING_STATUSES } },
+    { status: { in: WAITING_ORDER_STATUSES } },
     { gatewayExpiresAt: { greater_than: new Date().toISOString() } },
   ],
 })
@@ -40,11 +37,11 @@ function boundedCount(
   limit: number,
   now: string,
 ): { sql: string; args: InValue[] } {
-  const statuses = WAITING_STATUSES.map(() => '?').join(', ')
+  const statuses = WAITING_ORDER_STATUSES.map(() => '?').join(', ')
   return {
     sql: `(SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${column} = ?
         AND status IN (${statuses}) AND gateway_expires_at > ? LIMIT ?) AS waiting)`,
-    args: [key, ...WAITING_STATUSES, now, limit],
+    args: [key, ...WAITING_ORDER_STATUSES, now, limit],
   }
 }
 

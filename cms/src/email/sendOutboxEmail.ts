@@ -1,3 +1,4 @@
+import { WAITING_ORDER_STATUSES } from '@shop/domain'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { isOrderEmailKind } from '../collections/EmailOutbox'
@@ -20,12 +21,60 @@ export const orderIdOf = (message: Pick<EmailOutbox, 'order'>): string | null =>
   message.order ? (typeof message.order === 'object' ? message.order.id : message.order) : null
 
 /**
- * The order still waits for its payment: its "order created" e-mail (how to pay) is worth
- * sending. Once it is paid, expired or cancelled, that e-mail would ask for money the shop no
- * longer expects.
+ * An "order created" e-mail (how to pay) whose order no longer waits for payment: paid, expired
+ * or cancelled, it would ask for money the shop no longer expects, so it is not sent.
  */
-export const waitsForPayment = (order: Pick<Order, 'status'>) =>
-  order.status === 'AWAITING_PAYMENT' || order.status === 'UNDERPAID'
+export const isStale = (message: Pick<EmailOutbox, 'kind'>, order: Order | null | undefined) =>
+  message.kind === 'order-created' &&
+  Boolean(order) &&
+  !(WAITING_ORDER_STATUSES as readonly string[]).includes(order!.status)
+
+/** The order a message is about, read now; null for none (or gone). */
+export async function orderOf(payload: Payload, message: EmailOutbox): Promise<Order | null> {
+  const orderId = orderIdOf(message)
+  if (!orderId || !isOrderEmailKind(message.kind)) return null
+  return (await payload.findByID({
+    collection: slugs.orders,
+    id: orderId,
+    depth: 0,
+    disableErrors: true,
+  })) as Order | null
+}
+
+/**
+ * One message rendered (with its order when the caller read it) and handed to the mail server;
+ * in test mode without SMTP it is logged for /test-mode/outbox. Throws when it cannot go.
+ */
+export async function sendMessage({
+  payload,
+  message,
+  shop,
+  chain,
+  logToConsole,
+  order,
+}: {
+  payload: Payload
+  message: EmailOutbox
+  shop: ShopInfo
+  chain: ChainAlertSettings
+  logToConsole: boolean
+  order?: Order
+}): Promise<void> {
+  const orderId = orderIdOf(message)
+  const email = await renderOutboxMessage({ payload, message, shop, chain, order })
+  if (!email) throw new Error(`order ${orderId} not found`)
+  await payload.sendEmail({
+    to: message.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  })
+  if (logToConsole)
+    payload.logger.info(
+      { orderId, kind: message.kind, to: message.to, subject: email.subject, text: email.text },
+      'e-mail (test mode outbox)',
+    )
+}
 
 /**
  * One outbox message as it is sent now: an order's message from the order (with a fresh download
@@ -151,33 +200,22 @@ export async function sendOutboxEmail({
   if (!message || message.status === 'sent' || message.status === 'skipped') return { sent: false }
   const orderId = orderIdOf(message)
   const attempts = (message.attempts ?? 0) + 1
-  if (message.kind === 'order-created' && orderId && !(await stillWaits(payload, orderId))) {
-    await payload.update({
-      collection: slugs.emailOutbox,
-      id: message.id,
-      depth: 0,
-      data: { status: 'skipped' },
-    })
-    payload.logger.info(
-      { orderId, kind: message.kind },
-      'e-mail not sent: the order no longer waits',
-    )
-    return { sent: false }
-  }
   try {
-    const email = await renderOutboxMessage({ payload, message, shop, chain })
-    if (!email) throw new Error(`order ${orderId} not found`)
-    await payload.sendEmail({
-      to: message.to,
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-    })
-    if (logToConsole)
+    const order = (await orderOf(payload, message)) ?? undefined
+    if (isStale(message, order)) {
+      await payload.update({
+        collection: slugs.emailOutbox,
+        id: message.id,
+        depth: 0,
+        data: { status: 'skipped' },
+      })
       payload.logger.info(
-        { orderId, kind: message.kind, to: message.to, subject: email.subject, text: email.text },
-        'e-mail (test mode outbox)',
+        { orderId, kind: message.kind },
+        'e-mail not sent: the order no longer waits',
       )
+      return { sent: false }
+    }
+    await sendMessage({ payload, message, shop, chain, logToConsole, order })
     await payload.update({
       collection: slugs.emailOutbox,
       id: message.id,
@@ -204,16 +242,4 @@ export async function sendOutboxEmail({
       )
     throw error
   }
-}
-
-async function stillWaits(payload: Payload, orderId: string): Promise<boolean> {
-  const order = (await payload.findByID({
-    collection: slugs.orders,
-    id: orderId,
-    depth: 0,
-    select: { status: true },
-    disableErrors: true,
-  })) as Pick<Order, 'status'> | null
-  // An order gone is the renderer's to report.
-  return !order || waitsForPayment(order)
 }

@@ -5,9 +5,10 @@ import { slugs } from '../collections/slugs'
 import { JOB_QUEUES, TASKS } from '../jobs/queues'
 import type { EmailOutbox, Order } from '../payload-types'
 import type { ChainAlertSettings } from '../operations/chainHealth/chainOutage'
+import { ordersById } from '../operations/orders/ordersById'
 import { inOneTransaction } from '../operations/worker/workUnit'
 import type { ShopInfo } from './templates'
-import { orderIdOf, renderOutboxMessage, waitsForPayment } from './sendOutboxEmail'
+import { isStale, orderIdOf, sendMessage } from './sendOutboxEmail'
 
 /**
  * The outbox's first tries, sent together and in the order that matters: what follows a
@@ -120,7 +121,10 @@ async function sendRows(
 ): Promise<{ sent: number; failed: boolean }> {
   if (rows.length === 0) return { sent: 0, failed: false }
   const { payload } = options
-  const orders = await ordersOf(payload, rows)
+  const orders = await ordersById(
+    payload,
+    rows.map(({ row }) => orderIdOf(row)).filter((id): id is string => Boolean(id)),
+  )
   const outcomes: Outcome[] = []
   for (let i = 0; i < rows.length; i += SIDE_BY_SIDE) {
     const round = rows.slice(i, i + SIDE_BY_SIDE)
@@ -154,20 +158,6 @@ async function sendRows(
   return { sent: done.filter((o) => o.result === 'sent').length, failed }
 }
 
-/** The orders the rows are about, read at once. */
-async function ordersOf(payload: Payload, rows: readonly { row: EmailOutbox }[]) {
-  const ids = [...new Set(rows.map(({ row }) => orderIdOf(row)).filter(Boolean))] as string[]
-  if (ids.length === 0) return new Map<string, Order>()
-  const found = await payload.find({
-    collection: slugs.orders,
-    where: { id: { in: ids } },
-    depth: 0,
-    limit: 0,
-    pagination: false,
-  })
-  return new Map((found.docs as Order[]).map((order) => [order.id, order]))
-}
-
 /** One message rendered and sent; a failure is left for the runner's retries. */
 async function sendOne(
   { payload, shop, chain, logToConsole }: SendTogetherOptions,
@@ -176,24 +166,12 @@ async function sendOne(
 ): Promise<Outcome> {
   const orderId = orderIdOf(row)
   const order = orderId ? orders.get(orderId) : undefined
-  if (row.kind === 'order-created' && order && !waitsForPayment(order)) {
+  if (isStale(row, order)) {
     payload.logger.info({ orderId, kind: row.kind }, 'e-mail not sent: the order no longer waits')
     return { row, job, result: 'skipped' }
   }
   try {
-    const email = await renderOutboxMessage({ payload, message: row, shop, chain, order })
-    if (!email) throw new Error(`order ${orderId} not found`)
-    await payload.sendEmail({
-      to: row.to,
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-    })
-    if (logToConsole)
-      payload.logger.info(
-        { orderId, kind: row.kind, to: row.to, subject: email.subject, text: email.text },
-        'e-mail (test mode outbox)',
-      )
+    await sendMessage({ payload, message: row, shop, chain, logToConsole, order })
     payload.logger.info({ orderId, kind: row.kind, attempts: 1 }, 'e-mail sent')
     return { row, job, result: 'sent' }
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Order, Payment } from '@shop/cms/engine'
-import { inOneTransaction, slugs } from '@shop/cms/engine'
+import { inOneTransaction, settlesInGroups, slugs } from '@shop/cms/engine'
 
 import { recordsWithoutChain } from '../process-order'
 import type { Finding } from './judge'
@@ -12,7 +12,8 @@ import { LeaseLostError } from './state'
  * The orders of one look that are settled together: those whose record needs nothing more from
  * the chain (every transaction found is recorded already and none is missing), as after a block
  * confirms a rush of payments or when a crowd of orders passes its deadline. Their orders and
- * payments are read in two queries, and each group of `GROUP` is recorded and settled in one
+ * payments are read in two queries, and on SQLite (`settlesInGroups`) each group of `GROUP` is
+ * recorded and settled in one
  * transaction (the status changes, their history, the deliveries and copies they cause), so a
  * rush costs a few commits, not several per order. A group whose transaction fails is left to
  * be judged order by order, where one failing order waits for its own retry.
@@ -33,9 +34,7 @@ export async function settleTogether(
     if (judgedWithoutDatabase(ctx, finding)) done.add(w.id)
     else if (!ctx.failing.has(w.id) && !w.attention && !w.recheck) toRecord.push(finding)
   }
-  // SQLite only for now: on PostgreSQL, orders expiring in a group missed their tests' waits
-  // under load (decision 023); there each is judged on its own, as before.
-  if (toRecord.length < 2 || ctx.payload.db.name === 'postgres') return done
+  if (toRecord.length < 2 || !settlesInGroups(ctx.payload)) return done
   const { orders, payments } = await readTogether(ctx, toRecord)
   const ready = toRecord.filter((f) => {
     const order = orders.get(f.w.id)

@@ -1,12 +1,12 @@
 import { isPhysical } from '@shop/domain'
 import type { Payload } from 'payload'
 
-import { slugs } from '../../collections/slugs'
 import { JOB_QUEUES, TASKS } from '../../jobs/queues'
 import type { Order } from '../../payload-types'
 import { faultPoint } from '../../faults'
 import type { FileStore } from '../../storage'
 import { fileStoreOf } from '../../storage'
+import { ordersById } from '../orders/ordersById'
 import { inOneTransaction } from '../worker/workUnit'
 import type { FulfilmentSettings } from './fulfilmentJob'
 import { digitalFileOf, fulfilOrder } from './fulfilOrder'
@@ -66,7 +66,10 @@ async function deliverRound(
 ) {
   const jobs = await dueFirstTries(payload, limit)
   if (jobs.length === 0) return { taken: 0, delivered: 0 }
-  const orders = await ordersOf(payload, jobs)
+  const orders = await ordersById(
+    payload,
+    jobs.map((job) => job.input.orderId).filter((id): id is string => Boolean(id)),
+  )
   const store = fileStoreOf(settings)
   const files = await filesOf(payload, store, orders)
   let delivered = 0
@@ -144,19 +147,6 @@ async function dueFirstTries(payload: Payload, limit: number): Promise<DueJob[]>
     overrideAccess: true,
   })
   return found.docs as unknown as DueJob[]
-}
-
-/** The jobs' orders, by id. */
-async function ordersOf(payload: Payload, jobs: readonly DueJob[]) {
-  const ids = jobs.map((job) => job.input.orderId).filter((id): id is string => Boolean(id))
-  const found = await payload.find({
-    collection: slugs.orders,
-    where: { id: { in: ids } },
-    depth: 0,
-    limit: 0,
-    pagination: false,
-  })
-  return new Map((found.docs as Order[]).map((order) => [order.id, order]))
 }
 
 /** Each digital product's stored file (null when missing), looked up once for the round. */

@@ -1,6 +1,7 @@
 import type { Payload, PayloadRequest } from 'payload'
 import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 
+export { settlesInGroups } from '../../db/engine'
 import { runInWriterScope } from '../../db/sqlite-client'
 
 /**
