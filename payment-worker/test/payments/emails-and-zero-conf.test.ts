@@ -1,12 +1,11 @@
-import type { AddressInfo } from 'node:net'
-
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import { queueOrderShippedEmail } from '@shop/cms/testing'
 import type { EmailOutbox } from '@shop/cms/engine'
 import type { PaymentsHarness } from './support'
+import type { Received } from './smtpInbox'
+import { startSmtpInbox } from './smtpInbox'
 import {
   api,
   createOrder,
@@ -17,41 +16,17 @@ import {
   waitForStatus,
 } from './support'
 
-type Received = { to: string; raw: string }
-const inbox: Received[] = []
 let failing = false
-let smtp: SMTPServer
+let smtp: Awaited<ReturnType<typeof startSmtpInbox>>
+let inbox: Received[]
 let h: PaymentsHarness
 let pdfId: number
 let printedId: number
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onMailFrom(_address, _session, callback) {
-      if (failing) {
-        const error = new Error('Mailbox unavailable, try later') as Error & {
-          responseCode: number
-        }
-        error.responseCode = 451
-        callback(error)
-        return
-      }
-      callback()
-    },
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()))
-      stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  const port = (smtp.server.address() as AddressInfo).port
+  smtp = await startSmtpInbox({ refusing: () => failing })
+  inbox = smtp.inbox
+  const { port } = smtp
   h = await startPaymentsHarness({
     env: {
       SMTP_HOST: '127.0.0.1',
@@ -66,7 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close()
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()))
+  await smtp?.close()
 })
 
 // Quoted-printable soft line breaks ("=\r\n") split long links in the raw message.

@@ -1,12 +1,11 @@
-import type { AddressInfo } from 'node:net'
-
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { runDueJobs, slugs } from '@shop/cms/engine'
 import { EMAIL_RETRIES } from '@shop/cms/testing'
 import type { EmailOutbox } from '@shop/cms/engine'
 import { sharedShopEnv, spawnTs } from './spawn'
+import type { Received } from './smtpInbox'
+import { startSmtpInbox } from './smtpInbox'
 import type { PaymentsHarness } from './support'
 import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor } from './support'
 
@@ -20,42 +19,21 @@ import { api, createOrder, getOrder, productIdOf, startPaymentsHarness, waitFor 
  * inside one: worker-restart.test.ts; nobody runs jobs over HTTP:
  * hardening/cms-access-table.test.ts.)
  */
-const inbox: { to: string; subject: string }[] = []
 let failing = false
-let smtp: SMTPServer
+let smtp: Awaited<ReturnType<typeof startSmtpInbox>>
+let inbox: Received[]
 let h: PaymentsHarness
 let pdfId: number
 const children: ReturnType<typeof spawnTs>[] = []
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onMailFrom(_address, _session, callback) {
-      if (!failing) return callback()
-      const error = new Error('Mailbox unavailable, try later') as Error & { responseCode: number }
-      error.responseCode = 451
-      callback(error)
-    },
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()))
-      stream.on('end', () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address).join(','),
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtp = await startSmtpInbox({ refusing: () => failing })
+  inbox = smtp.inbox
   h = await startPaymentsHarness({
     worker: false,
     env: {
       SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
+      SMTP_PORT: String(smtp.port),
       CONFIRMATIONS_REQUIRED: '0',
       MAX_OPEN_ORDERS_PER_EMAIL: '50',
       EMAILS_PER_ADDRESS_PER_HOUR: '50',
@@ -67,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL')
   await h?.close()
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()))
+  await smtp?.close()
 })
 
 const outboxOf = async (orderId: string) =>

@@ -1,13 +1,12 @@
-import type { AddressInfo } from 'node:net'
-
 import type { Where } from 'payload'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '@shop/cms/engine'
 import type { Order } from '@shop/cms/engine'
 import { createPrintedBook } from '@shop/cms/testing'
 import { sharedShopEnv, spawnTs } from './spawn'
+import type { Received } from './smtpInbox'
+import { startSmtpInbox } from './smtpInbox'
 import type { PaymentsHarness } from './support'
 import { api, productIdOf, SHIPPING, startPaymentsHarness, waitFor } from './support'
 
@@ -22,36 +21,21 @@ const RUSH = 300
 const PRINTED = 30
 const STOCK = 40
 
-const inbox: { to: string; subject: string }[] = []
-let smtp: SMTPServer
+let smtp: Awaited<ReturnType<typeof startSmtpInbox>>
+let inbox: Received[]
 let h: PaymentsHarness
 let pdfId: number
 let bookId: number
 const children: ReturnType<typeof spawnTs>[] = []
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()))
-      stream.on('end', () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address).join(','),
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtp = await startSmtpInbox()
+  inbox = smtp.inbox
   h = await startPaymentsHarness({
     worker: false,
     env: {
       SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
+      SMTP_PORT: String(smtp.port),
       CONFIRMATIONS_REQUIRED: '1',
       WORKER_FAST_POLL_MS: '1000',
       WORKER_SLOW_POLL_MS: '5000',
@@ -67,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL')
   await h?.close()
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()))
+  await smtp?.close()
 })
 
 const startWorker = () => {
@@ -102,14 +86,16 @@ describe('a rush of paid orders', () => {
       expect(status, JSON.stringify(body)).toBe(201)
       ids.push(String(body.orderId))
     }
-    const orders = (
-      await h.shop.payload.find({
-        collection: slugs.orders,
-        where: { id: { in: ids } },
-        limit: RUSH,
-        depth: 0,
-      })
-    ).docs as Order[]
+    const rushOrders = async () =>
+      (
+        await h.shop.payload.find({
+          collection: slugs.orders,
+          where: { id: { in: ids } },
+          limit: RUSH,
+          depth: 0,
+        })
+      ).docs as Order[]
+    const orders = await rushOrders()
 
     const worker = startWorker()
     const paidAt = Date.now()
@@ -164,14 +150,7 @@ describe('a rush of paid orders', () => {
       `[rush] ${RUSH} orders: detected in ${detectedMs} ms; settled ${(RUSH / (settledMs / 1000)).toFixed(1)} orders/s (${settledMs} ms from the block, ${atKill} before the kill); paid e-mails ${mailedMs} ms after the block`,
     )
 
-    const after = (
-      await h.shop.payload.find({
-        collection: slugs.orders,
-        where: { id: { in: ids } },
-        limit: RUSH,
-        depth: 0,
-      })
-    ).docs as Order[]
+    const after = await rushOrders()
     await waitFor(async () => {
       const fulfilled = await countWhere({ id: { in: ids }, fulfilledAt: { exists: true } })
       return fulfilled === RUSH
