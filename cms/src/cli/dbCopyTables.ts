@@ -6,6 +6,8 @@
  */
 import type { InStatement, ResultSet } from '@libsql/client'
 
+import { normalizeProductType, PRODUCT_TYPES } from '@shop/domain'
+
 import type { PgRunner } from '../db/engine'
 
 /** Tables db:copy leaves out, and why (printed by the CLI). */
@@ -20,7 +22,14 @@ export const NOT_COPIED: Record<string, string> = {
 /** The source's rows: one SQLite read transaction (a snapshot). */
 export type SqliteReader = { execute: (stmt: InStatement) => Promise<ResultSet> }
 
-export type Column = { name: string; type: string; nullable: boolean; serial: boolean }
+export type Column = {
+  name: string
+  type: string
+  nullable: boolean
+  serial: boolean
+  /** An enum column's labels, which PostgreSQL refuses any other value of. */
+  labels?: string[]
+}
 export type Table = { name: string; columns: Column[]; references: Map<string, string> }
 /** The tables in an order their foreign keys allow, and the columns set once all are in. */
 export type CopyPlan = { order: Table[]; deferred: Map<string, Column[]> }
@@ -30,9 +39,12 @@ const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
 /** The target's tables (those copied), their columns and foreign keys. */
 export async function targetTables(target: PgRunner): Promise<Table[]> {
   const columns = await target.query(
-    `SELECT table_name, column_name, data_type, is_nullable, column_default
-       FROM information_schema.columns WHERE table_schema = 'public'
-      ORDER BY table_name, ordinal_position`,
+    `SELECT c.table_name, c.column_name, c.data_type, c.is_nullable, c.column_default,
+            (SELECT array_agg(e.enumlabel::text ORDER BY e.enumsortorder)
+               FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid
+              WHERE t.typname = c.udt_name) AS labels
+       FROM information_schema.columns c WHERE c.table_schema = 'public'
+      ORDER BY c.table_name, c.ordinal_position`,
   )
   const keys = await target.query(
     `SELECT c.conrelid::regclass::text AS "table", a.attname AS "column",
@@ -52,6 +64,7 @@ export async function targetTables(target: PgRunner): Promise<Table[]> {
       type: String(row.data_type),
       nullable: row.is_nullable === 'YES',
       serial: String(row.column_default ?? '').startsWith('nextval('),
+      ...(Array.isArray(row.labels) ? { labels: row.labels.map(String) } : {}),
     })
   }
   for (const key of keys.rows)
@@ -115,9 +128,24 @@ export function copyPlan(tables: Table[]): CopyPlan {
   return { order, deferred }
 }
 
+const isProductTypeEnum = (labels: string[]) =>
+  labels.length === PRODUCT_TYPES.length && PRODUCT_TYPES.every((t) => labels.includes(t))
+
+/**
+ * An enum value as the target's enum spells it. SQLite keeps any text, so a shop imported from
+ * the old one may still say PDF or EPUB where the enum of product types holds DIGITAL; those
+ * read as the domain reads them. Any other unknown value goes as it is, and PostgreSQL's refusal
+ * rolls the copy back.
+ */
+function enumValue(value: unknown, labels: string[]): unknown {
+  if (labels.includes(String(value)) || !isProductTypeEnum(labels)) return value
+  return normalizeProductType(value) ?? value
+}
+
 /** A SQLite value as PostgreSQL takes it for a column of this type. */
-function forTarget(value: unknown, column: Column): unknown {
+export function forTarget(value: unknown, column: Column): unknown {
   if (value === null || value === undefined) return null
+  if (column.labels) return enumValue(value, column.labels)
   if (column.type === 'boolean')
     return typeof value === 'number' || typeof value === 'bigint'
       ? Number(value) !== 0

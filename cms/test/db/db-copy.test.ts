@@ -4,7 +4,7 @@ import { createLocalReq } from 'payload'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { ORDER_STATUSES } from '@shop/domain'
+import { normalizeProductType, ORDER_STATUSES } from '@shop/domain'
 
 import { slugs } from '../../src/collections/slugs'
 import { fromRoot } from '../../src/config/paths'
@@ -163,6 +163,21 @@ beforeAll(async () => {
     event: 'OrderPaid',
     order: await getOrder(shop.payload, orderIds[3]!),
   })
+  // Rows imported from the old shop: a retired EPUB book and orders typed PDF and EPUB. SQLite
+  // keeps any text; PostgreSQL's enum of product types holds only DIGITAL and PHYSICAL.
+  await sqlite(shop.payload).execute({
+    sql: `INSERT INTO products (id, name, type, price_e_u_r, total_stock, current_stock, is_available, deleted_at)
+          VALUES (9000, 'The first edition', 'EPUB', 9, 0, 0, 0, ?)`,
+    args: [new Date().toISOString()],
+  })
+  for (const [i, legacy] of [
+    [1, 'PDF'],
+    [3, 'EPUB'],
+  ] as const)
+    await sqlite(shop.payload).execute({
+      sql: 'UPDATE orders SET product_type = ? WHERE id = ?',
+      args: [legacy, orderIds[i]!],
+    })
   target = await startPostgres()
 })
 
@@ -181,8 +196,10 @@ async function typesOf(table: string): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.column_name, r.data_type]))
 }
 
-function comparable(value: unknown, type: string | undefined): unknown {
+function comparable(value: unknown, type: string | undefined, column: string): unknown {
   if (value === null || value === undefined) return null
+  // A legacy product type (PDF, EPUB) arrives as the type the domain reads it as.
+  if (column === 'product_type' || column === 'type') return normalizeProductType(value) ?? value
   if (type === 'boolean') return typeof value === 'boolean' ? value : Number(value) !== 0
   if (type === 'numeric' || type === 'integer') return Number(value)
   if (type?.startsWith('timestamp')) return new Date(value as string).toISOString()
@@ -196,7 +213,7 @@ async function rowsOnBoth(table: string) {
   const shape = (rows: Record<string, unknown>[]) =>
     rows.map((row) =>
       Object.fromEntries(
-        [...types.keys()].map((column) => [column, comparable(row[column], types.get(column))]),
+        [...types.keys()].map((column) => [column, comparable(row[column], types.get(column), column)]),
       ),
     )
   const fromSqlite = await sqlite(shop.payload).execute(`SELECT * FROM "${table}" ORDER BY id`)
@@ -224,6 +241,7 @@ const shopOnCopy = () =>
 
 const COPIED = [
   'orders',
+  'products',
   'orders_history',
   'payments',
   'download_tokens',
@@ -255,6 +273,15 @@ describe('npm run db:copy', () => {
       expect(line![2], table).toBe(line![1])
     }
     expect(copy.stdout).toMatch(/not copied: leases/)
+    // The old shop's types arrive as the enum spells them, the rest of each row as it was.
+    expect(await onTarget('SELECT type, name FROM products WHERE id = 9000')).toEqual([
+      { type: 'DIGITAL', name: 'The first edition' },
+    ])
+    const legacyOrders = await onTarget<{ product_type: string }>(
+      'SELECT product_type FROM orders WHERE id = ANY($1) ORDER BY product_type',
+      [[orderIds[1], orderIds[3]]],
+    )
+    expect(legacyOrders.map((o) => o.product_type)).toEqual(['DIGITAL', 'DIGITAL'])
     // New rows get fresh ids: each id sequence continues after the copied ids.
     for (const table of ['payments', 'download_tokens', 'staff', 'email_outbox', 'products']) {
       const [row] = await onTarget<{ next: number; highest: number }>(

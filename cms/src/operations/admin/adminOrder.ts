@@ -1,4 +1,5 @@
 import type { AdminOrder, AdminOrderEvent, AdminPayment } from '@shop/domain'
+import { isPhysical, normalizeProductType } from '@shop/domain'
 
 import type { Order, Payment } from '../../payload-types'
 import { needsSettling } from './needsSettling'
@@ -12,11 +13,12 @@ export function toAdminOrder(order: Order): AdminOrder {
     product: {
       id: typeof product === 'object' && product ? product.id : (product ?? null),
       // The name and type at purchase time: a later edit of the product does not rewrite history.
+      // An order imported from the old shop may say PDF or EPUB: shown as DIGITAL.
       name: order.productName,
-      type: order.productType,
+      type: normalizeProductType(order.productType) ?? order.productType,
     },
     priceAtPurchaseUSD: order.priceAtPurchaseUSD,
-    shippingCostEUR: order.productType === 'PHYSICAL' ? (order.shippingCostEUR ?? 0) : null,
+    shippingCostEUR: isPhysical(order.productType) ? (order.shippingCostEUR ?? 0) : null,
     amountSatoshiExpected: order.amountSatoshiExpected,
     amountSatoshiReceived: order.amountSatoshiReceived ?? 0,
     bsvUsdRateAtPurchase: order.bsvUsdRateAtPurchase,
