@@ -1,4 +1,4 @@
-import type { InValue, ResultSet } from '@libsql/client'
+import type { InValue } from '@libsql/client'
 
 import { CREATED_EMAILS_WINDOW_MS, orderEmailKey } from '../collections/EmailOutbox'
 import { JOB_QUEUES, TASKS } from '../jobs/queues'
@@ -7,7 +7,7 @@ import { JOB_QUEUES, TASKS } from '../jobs/queues'
  * The buyer's "order created" e-mail, queued by checkout in the write that stores the order
  * (decisions 014, 022): the outbox row (kind `order-created`, key `order-created:<orderId>`, to
  * the buyer) and its `send-email` job, in plain statements on the write's own transaction (three
- * for a group of checkouts on SQLite; on PostgreSQL, the order's INSERT grown into one statement),
+ * for a group of checkouts; an order written alone on PostgreSQL grows its INSERT into one),
  * so the message commits or rolls back with its order and no later process has to notice the
  * order to queue it. The rows are the ones Payload writes through the outbox collection
  * (`collections/outbox.ts`: the row, then `payload.jobs.queue` in its afterChange hook), which
@@ -17,8 +17,8 @@ import { JOB_QUEUES, TASKS } from '../jobs/queues'
  * Anyone can type any address at checkout: an address gets at most `perAddressPerHour`
  * (EMAILS_PER_ADDRESS_PER_HOUR) of these in any hour. They are counted in the same transaction
  * through the outbox's (to, kind, createdAt) index, so checkouts coming at once cannot pass the
- * limit together: SQLite has one writer, and on PostgreSQL every checkout holds the address
- * counter's row (taken first) until it commits. A checkout beyond the limit is stored all the
+ * limit together: SQLite has one writer, and on PostgreSQL every checkout's write holds the
+ * address counter's row (taken first) until it commits. A checkout beyond the limit is stored all the
  * same; it just queues no message.
  */
 
@@ -33,8 +33,13 @@ export type CreatedEmail = {
   perAddressPerHour: number
 }
 
-/** SQLite: where the statements run (checkout's write transaction). */
-type SqliteTx = { execute: (stmt: { sql: string; args: InValue[] }) => Promise<ResultSet> }
+/** Where the statements run (checkout's write transaction), with `?` placeholders. */
+type GroupTx = {
+  execute: (stmt: {
+    sql: string
+    args: InValue[]
+  }) => Promise<{ rows: ArrayLike<Record<string, unknown>> }>
+}
 
 const OUTBOX_COLUMNS = 'key, kind, order_id, "to", status, attempts, updated_at, created_at'
 /** As Payload's `jobs.queue({ task: 'send-email', queue: 'email', input: { outboxId } })`. */
@@ -47,16 +52,22 @@ const places = (count: number) => Array.from({ length: count }, () => '?').join(
 const windowStart = (now: string) =>
   new Date(Date.parse(now) - CREATED_EMAILS_WINDOW_MS).toISOString()
 
+/** The job's input and flags as each engine writes them (PostgreSQL: jsonb and booleans). */
+const JOB_VALUES = {
+  sqlite: "json_object('outboxId', CAST(id AS TEXT)), ?, ?, 0, 0, 0, ?, ?",
+  postgres: "jsonb_build_object('outboxId', id::text), ?, ?, 0, false, false, ?, ?",
+} as const
+
 /**
- * SQLite: queues the messages of a group of new orders, in three statements whatever its size
- * (the hour's count of each address, the rows, their jobs). The orders are served in the order
- * given: for an address near its limit, the first ones get the message. Answers how many were
- * queued.
+ * Queues the messages of a group of new orders, in three statements whatever its size (the
+ * hour's count of each address, the rows, their jobs). The orders are served in the order given:
+ * for an address near its limit, the first ones get the message. Answers how many were queued.
  */
-export async function queueCreatedEmailsSqlite(
-  tx: SqliteTx,
+export async function queueCreatedEmails(
+  tx: GroupTx,
   emails: readonly CreatedEmail[],
   now: string,
+  engine: keyof typeof JOB_VALUES,
 ): Promise<number> {
   if (emails.length === 0) return 0
   const addresses = [...new Set(emails.map((e) => e.to))]
@@ -66,7 +77,7 @@ export async function queueCreatedEmailsSqlite(
           GROUP BY "to"`,
     args: [...addresses, KIND, windowStart(now)],
   })
-  const had = new Map(counted.rows.map((row) => [String(row.address), Number(row.n)]))
+  const had = new Map(Array.from(counted.rows, (row) => [String(row.address), Number(row.n)]))
   const queued = emails.filter(({ to, perAddressPerHour }) => {
     const before = had.get(to) ?? 0
     if (before >= perAddressPerHour) return false
@@ -82,7 +93,7 @@ export async function queueCreatedEmailsSqlite(
   })
   await tx.execute({
     sql: `INSERT INTO payload_jobs (${JOB_COLUMNS})
-          SELECT json_object('outboxId', CAST(id AS TEXT)), ?, ?, 0, 0, 0, ?, ?
+          SELECT ${JOB_VALUES[engine]}
           FROM email_outbox WHERE key IN (${places(keys.length)}) ORDER BY id`,
     args: [TASKS.sendEmail, JOB_QUEUES.email, now, now, ...keys],
   })

@@ -5,7 +5,7 @@ import type { Payload } from 'payload'
 import { isDocumentId } from './ids'
 import { slugs } from '../collections/slugs'
 import type { Product } from '../payload-types'
-import { dateOf, engineOf, numbered, postgres, sqlite } from './engine'
+import { dateOf, engineOf, numbered, postgres, preparedQuery, sqlite } from './engine'
 
 /** What checkout reads of the product it sells. */
 export type CheckoutProduct = Pick<
@@ -61,7 +61,7 @@ export async function productForCheckout(
   // The same statement on both SQL engines; PostgreSQL numbers its parameters.
   const row =
     engineOf(payload) === 'postgres'
-      ? (await postgres(payload).query(numbered(statement.sql), statement.args)).rows[0]
+      ? (await preparedQuery(postgres(payload), numbered(statement.sql), statement.args)).rows[0]
       : (await sqlite(payload).execute(statement)).rows[0]
   if (!row) return null
   return {

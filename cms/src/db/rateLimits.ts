@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import { dateOf, engineOf, mongo, postgres, sqlite, withoutSync } from './engine'
+import { dateOf, engineOf, mongo, postgres, preparedQuery, sqlite, withoutSync } from './engine'
 
 /**
  * Counts one hit (delta 1) or takes one back (delta -1, a request the limit skips) for `key` in
@@ -109,7 +109,8 @@ async function countOnPostgres({
   delta: 1 | -1
 }): Promise<{ hits: number; resetAt: Date }> {
   const first = Math.max(delta, 0)
-  const result = await postgres(payload).query(
+  const result = await preparedQuery(
+    postgres(payload),
     `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES ($1, $2, $3, $4, $4)
      ON CONFLICT (key) DO UPDATE SET
        hits = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.hits

@@ -2,7 +2,7 @@ import type { InStatement } from '@libsql/client'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { slugs } from '../collections/slugs'
-import type { SqliteRunner } from './engine'
+import type { PgRunner, SqliteRunner } from './engine'
 import {
   engineOf,
   mongo,
@@ -69,6 +69,29 @@ export async function takeCopies(
     args: [taken, Number(productId), taken],
   })
   return took.rowsAffected === 1 ? taken : 0
+}
+
+/**
+ * PostgreSQL, inside a transaction: takes up to `wanted` copies of a product for sale off the
+ * shelf in one statement, answering how many it took. The shelf's row is locked and read as the
+ * last writer left it (`FOR UPDATE` under READ COMMITTED), so a sale or an expiry committed
+ * meanwhile is counted.
+ */
+export async function takeCopiesPg(
+  db: PgRunner,
+  productId: string | number,
+  wanted: number,
+): Promise<number> {
+  const took = await db.query(
+    `WITH shelf AS (
+       SELECT id, least(current_stock, $2) AS taken FROM products
+        WHERE id = $1 AND current_stock > 0 AND ${FOR_SALE_PG} FOR UPDATE
+     )
+     UPDATE products SET current_stock = products.current_stock - shelf.taken
+       FROM shelf WHERE products.id = shelf.id RETURNING shelf.taken`,
+    [Number(productId), wanted],
+  )
+  return Number(took.rows[0]?.taken ?? 0)
 }
 
 /** Takes one copy off the shelf; false when none is left (or the product is not for sale). */

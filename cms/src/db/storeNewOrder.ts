@@ -15,10 +15,16 @@ import {
 } from './openOrders'
 import { ADDRESS_INDEX_COUNTER, claimAddressIndex, counterIncrement } from './counters'
 import type { CreatedEmail } from './orderCreatedEmails'
-import { queueCreatedEmailsSqlite, withCreatedEmailPostgres } from './orderCreatedEmails'
-import type { PgRunner } from './engine'
+import { queueCreatedEmails, withCreatedEmailPostgres } from './orderCreatedEmails'
+import type { PgPool, PgRunner } from './engine'
 import { engineOf, numbered, postgres, sqlite } from './engine'
-import { reserveStockForOrder, TAKE_ONE_COPY_PG, takeCopies, takeOneCopy } from './stock'
+import {
+  reserveStockForOrder,
+  TAKE_ONE_COPY_PG,
+  takeCopies,
+  takeCopiesPg,
+  takeOneCopy,
+} from './stock'
 import { runInWriterScope } from './sqlite-client'
 import type { NewOrderContext } from '../collections/Orders/hooks/queueCreatedEmail'
 
@@ -152,16 +158,17 @@ export async function storeNewOrder({
   payload,
   ...order
 }: NewOrder & { payload: Payload }): Promise<Stored> {
-  if (engineOf(payload) === 'mongodb') return storeWithPayload({ payload, ...order })
-  if (engineOf(payload) === 'postgres') return storeOnPostgres({ payload, ...order })
-  const client = sqlite(payload)
+  const engine = engineOf(payload)
+  if (engine === 'mongodb') return storeWithPayload({ payload, ...order })
+  const writer =
+    engine === 'postgres' ? postgresWriter(postgres(payload)) : sqliteWriter(sqlite(payload))
   return new Promise<Stored>((resolve, reject) => {
-    let waiting = groups.get(client)
+    let waiting = groups.get(writer.key)
     if (!waiting) {
       waiting = []
-      groups.set(client, waiting)
+      groups.set(writer.key, waiting)
       // In a writer scope of its own: the group's transaction belongs to no one request.
-      setImmediate(() => runInWriterScope(() => void writeGroups(client)))
+      setImmediate(() => runInWriterScope(() => void writeGroups(writer)))
     }
     waiting.push({ ...order, resolve, reject })
   })
@@ -172,58 +179,161 @@ const MAX_GROUP = 64
 
 type Waiting = NewOrder & { resolve: (stored: Stored) => void; reject: (error: unknown) => void }
 
-/** Checkouts waiting for the next group commit, per database client. */
-const groups = new WeakMap<Client, Waiting[]>()
+/** Checkouts waiting for the next group commit, per database (its client or pool). */
+const groups = new WeakMap<object, Waiting[]>()
+
+/** An answer of a statement in a group's transaction, on either engine. */
+type Answer = { rows: Record<string, unknown>[]; rowsAffected: number }
+
+/** A group's open transaction, on either engine; statements are written with `?`. */
+type GroupTx = {
+  execute: (stmt: string | { sql: string; args: InValue[] }) => Promise<Answer>
+  /** Takes up to `wanted` copies of a product off its shelf: how many it took. */
+  takeCopies: (product: number, wanted: number) => Promise<number>
+  /** The stored orders' "order created" e-mails (`queueCreatedEmails`). */
+  queueCreatedEmails: (emails: CreatedEmail[], now: string) => Promise<number>
+  /** One order's statements alone, when the group's together failed: stored, limited or null. */
+  storeOrder: (order: NewOrder) => Promise<Stored>
+}
+
+/** Where a database's groups are written: a transaction opened, and committed or rolled back. */
+type GroupWriter = {
+  /** What the waiting groups are kept by: the database's client or pool. */
+  key: object
+  /** Runs `write` in one transaction, committed when it returns and rolled back when it throws. */
+  inTransaction: <T>(write: (tx: GroupTx) => Promise<T>) => Promise<T>
+}
 
 /**
  * Writes the waiting checkouts in groups, one transaction and one commit each, until none wait.
  * Between groups it lets the event loop turn, so the requests that came in meanwhile reach this
  * point and go together in the next group (a group commit: under 50 buyers at once, the commit's
- * fsync, which blocks the event loop, was a fifth of the web process's time).
+ * fsync, which blocks the event loop on SQLite, was a fifth of the web process's time; on
+ * PostgreSQL each checkout held the address counter's row for five round trips through a busy
+ * event loop, and the buyers queued behind it).
  */
-async function writeGroups(client: Client) {
+async function writeGroups(writer: GroupWriter) {
   try {
     for (;;) {
-      const waiting = groups.get(client)!
+      const waiting = groups.get(writer.key)!
       if (waiting.length === 0) return
-      await writeGroup(client, waiting.splice(0, MAX_GROUP))
+      await writeGroup(writer, waiting.splice(0, MAX_GROUP))
       await new Promise((resolve) => setImmediate(resolve))
     }
   } catch (error) {
     // Never expected (writeGroup answers every order itself), but no checkout may wait for ever.
-    for (const order of groups.get(client) ?? []) order.reject(error)
+    for (const order of groups.get(writer.key) ?? []) order.reject(error)
   } finally {
-    groups.delete(client)
+    groups.delete(writer.key)
   }
 }
 
-async function writeGroup(client: Client, group: Waiting[]) {
-  const outcomes: (Stored | { failed: unknown })[] = []
-  let tx: Transaction | undefined
+async function writeGroup(writer: GroupWriter, group: Waiting[]) {
+  let outcomes: (Stored | { failed: unknown })[]
   try {
-    tx = await client.transaction('write')
-    const together = await storeTogether(tx, group)
-    if (together) outcomes.push(...together)
-    else for (const order of group) outcomes.push(await storeOne(tx, order))
-    await tx.commit()
+    outcomes = await writer.inTransaction(async (tx) => {
+      const together = await storeTogether(tx, group)
+      if (together) return together
+      const each: (Stored | { failed: unknown })[] = []
+      for (const order of group) each.push(await storeOne(tx, order))
+      return each
+    })
   } catch (error) {
     // Nothing of the group is stored (the commit failed, or the transaction could not begin).
     for (const order of group) order.reject(error)
     return
-  } finally {
-    // Rolls back whatever was not committed and frees the writer.
-    try {
-      tx?.close()
-    } catch {
-      // Even when that rollback fails, the writer is freed: the orders' outcomes are decided
-      // already, and the next transaction meets whatever is wrong with the database.
-    }
   }
   group.forEach((order, i) => {
     const outcome = outcomes[i]!
     if (outcome && 'failed' in outcome) order.reject(outcome.failed)
     else order.resolve(outcome)
   })
+}
+
+/** SQLite: the group in a write transaction of the one writer. */
+function sqliteWriter(client: Client): GroupWriter {
+  return {
+    key: client,
+    async inTransaction(write) {
+      const tx = await client.transaction('write')
+      try {
+        const result = await write(sqliteGroupTx(tx))
+        await tx.commit()
+        return result
+      } finally {
+        // Rolls back whatever was not committed and frees the writer.
+        try {
+          tx.close()
+        } catch {
+          // Even when that rollback fails, the writer is freed: the orders' outcomes are decided
+          // already, and the next transaction meets whatever is wrong with the database.
+        }
+      }
+    },
+  }
+}
+
+function sqliteGroupTx(tx: Transaction): GroupTx {
+  return {
+    execute: async (stmt) => {
+      const result = await tx.execute(stmt)
+      return {
+        rows: result.rows as unknown as Record<string, unknown>[],
+        rowsAffected: result.rowsAffected,
+      }
+    },
+    takeCopies: (product, wanted) => takeCopies(tx, product, wanted),
+    queueCreatedEmails: (emails, now) => queueCreatedEmails(tx, emails, now, 'sqlite'),
+    storeOrder: (order) => storeOneSqlite(tx, order),
+  }
+}
+
+/**
+ * PostgreSQL: the group in a transaction of its own on a pooled connection. The address
+ * counter's row is locked first (an upsert adding nothing): every group of every web process
+ * takes it until it commits, so the waiting orders counted next (statements of their own, which
+ * see every transaction committed before them) include every order stored before these, and a
+ * burst cannot pass a limit. The indexes come back with a rollback, so none is spent on an order
+ * that was not stored.
+ */
+function postgresWriter(pool: PgPool): GroupWriter {
+  return {
+    key: pool,
+    async inTransaction(write) {
+      const connection = await pool.connect()
+      let broken: Error | undefined
+      try {
+        await connection.query('BEGIN')
+        const lock = counterIncrement(ADDRESS_INDEX_COUNTER, 0)
+        await connection.query(numbered(lock.sql), lock.args)
+        const result = await write(postgresGroupTx(connection))
+        await connection.query('COMMIT')
+        return result
+      } catch (error) {
+        // A connection that cannot even roll back is closed rather than given back to the pool.
+        await connection.query('ROLLBACK').catch((rollback: unknown) => {
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback))
+        })
+        throw error
+      } finally {
+        connection.release(broken)
+      }
+    },
+  }
+}
+
+function postgresGroupTx(connection: PgRunner): GroupTx {
+  const tx: GroupTx = {
+    execute: async (stmt) => {
+      const { sql, args } = typeof stmt === 'string' ? { sql: stmt, args: [] } : stmt
+      const result = await connection.query(numbered(sql), args)
+      return { rows: result.rows, rowsAffected: result.rowCount ?? 0 }
+    },
+    takeCopies: (product, wanted) => takeCopiesPg(connection, product, wanted),
+    queueCreatedEmails: (emails, now) => queueCreatedEmails(tx, emails, now, 'postgres'),
+    storeOrder: (order) => storeOnePostgres(connection, order),
+  }
+  return tx
 }
 
 /**
@@ -233,16 +343,16 @@ async function writeGroup(client: Client, group: Waiting[]) {
  * claimed in one step, and every order that got a copy inserted in one statement. Under a rush
  * each checkout ran five statements of its own in the group (a savepoint, the index, the row, the
  * copy, a release), and SQLite's calls were a quarter of the web process's time. When
- * any of it fails (an address that cannot be derived, a row SQLite refuses), none of it is kept
- * and the group goes one order at a time (`storeOne`), so one bad order fails alone.
+ * any of it fails (an address that cannot be derived, a row the database refuses), none of it is
+ * kept and the group goes one order at a time (`storeOne`), so one bad order fails alone.
  *
  * The orders are judged in the order they came: one beyond its client's or address's limit
  * (the orders of the group stored before it counted) is `limited` and takes no copy; the others
  * get a copy while any is left. Copies taken for orders that turned out limited go back to the
  * shelf in the same transaction. The stored orders' e-mails go in three more statements
- * (`queueCreatedEmailsSqlite`).
+ * (`queueCreatedEmails`).
  */
-async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[] | null> {
+async function storeTogether(tx: GroupTx, group: Waiting[]): Promise<Stored[] | null> {
   await tx.execute('SAVEPOINT new_orders')
   try {
     const waiting = await countWaiting(tx, group)
@@ -252,7 +362,7 @@ async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[
       wanted.set(product, (wanted.get(product) ?? 0) + 1)
     }
     const taken = new Map<number, number>()
-    for (const [product, count] of wanted) taken.set(product, await takeCopies(tx, product, count))
+    for (const [product, count] of wanted) taken.set(product, await tx.takeCopies(product, count))
     const copies = new Map(taken)
     const stored: Stored[] = group.map(({ fields, limits }) => {
       if (limits && beyondLimits(waitingOf(waiting, fields), limits)) return { limited: true }
@@ -283,8 +393,7 @@ async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[
         addressIndex += 1
       })
       await tx.execute({ sql: insertOrders(count), args })
-      await queueCreatedEmailsSqlite(
-        tx,
+      await tx.queueCreatedEmails(
         group.flatMap(({ fields, createdEmail }, i) => {
           const outcome = stored[i]
           return outcome && 'orderId' in outcome && createdEmail
@@ -308,7 +417,7 @@ async function storeTogether(tx: Transaction, group: Waiting[]): Promise<Stored[
  * limits).
  */
 async function countWaiting(
-  tx: Transaction,
+  tx: GroupTx,
   group: Pick<NewOrder, 'fields' | 'limits'>[],
 ): Promise<WaitingByKey> {
   const clients = new Map<string, number>()
@@ -343,34 +452,12 @@ function countIn(waiting: WaitingByKey, fields: NewOrderFields) {
  * stored before it counted), whose copy is gone, or whose address cannot be derived, leaves
  * nothing behind (no order, no copy, no index) and the others go on.
  */
-async function storeOne(
-  tx: Transaction,
-  { fields, addressFor, limits, createdEmail }: NewOrder,
-): Promise<Stored | { failed: unknown }> {
-  const id = newOrderId()
-  const now = new Date().toISOString()
+async function storeOne(tx: GroupTx, order: NewOrder): Promise<Stored | { failed: unknown }> {
   await tx.execute('SAVEPOINT new_order')
   try {
-    if (limits) {
-      const waiting = await countWaiting(tx, [{ fields, limits }])
-      if (beyondLimits(waitingOf(waiting, fields), limits)) return { limited: true }
-    }
-    const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER))
-    const addressIndex = Number(counted.rows[0]?.value) - 1
-    const [, taken] = await tx.batch([
-      {
-        sql: insertOrders(1),
-        args: orderRow(id, fields, addressIndex, addressFor(addressIndex), now),
-      },
-      takeOneCopy(fields.product),
-    ])
-    if (taken?.rowsAffected !== 1) {
-      await tx.execute('ROLLBACK TO new_order')
-      return null
-    }
-    if (createdEmail)
-      await queueCreatedEmailsSqlite(tx, [createdEmailOf(id, fields, createdEmail)], now)
-    return { orderId: id }
+    const stored = await tx.storeOrder(order)
+    if (!stored || !('orderId' in stored)) await tx.execute('ROLLBACK TO new_order')
+    return stored
   } catch (error) {
     await tx.execute('ROLLBACK TO new_order')
     return { failed: error }
@@ -379,41 +466,37 @@ async function storeOne(
   }
 }
 
-/**
- * PostgreSQL: one transaction of its own on a pooled connection, the same three statements as
- * SQLite's `storeOne` (the index, the copy, the row), with no writer queue: checkouts run side
- * by side and meet only on the rows they share.
- */
-async function storeOnPostgres({
-  payload,
-  ...order
-}: NewOrder & { payload: Payload }): Promise<Stored> {
-  const connection = await postgres(payload).connect()
-  let broken: Error | undefined
-  try {
-    await connection.query('BEGIN')
-    const stored = await storeInTransaction(connection, order)
-    await connection.query(stored && 'orderId' in stored ? 'COMMIT' : 'ROLLBACK')
-    return stored
-  } catch (error) {
-    // A connection that cannot even roll back is closed rather than given back to the pool.
-    await connection.query('ROLLBACK').catch((rollback: unknown) => {
-      broken = rollback instanceof Error ? rollback : new Error(String(rollback))
-    })
-    throw error
-  } finally {
-    connection.release(broken)
+/** SQLite: one order's statements (the limits, the index, the row with its copy, its e-mail). */
+async function storeOneSqlite(
+  tx: Transaction,
+  { fields, addressFor, limits, createdEmail }: NewOrder,
+): Promise<Stored> {
+  if (limits) {
+    const waiting = await countWaiting(sqliteGroupTx(tx), [{ fields, limits }])
+    if (beyondLimits(waitingOf(waiting, fields), limits)) return { limited: true }
   }
+  const id = newOrderId()
+  const now = new Date().toISOString()
+  const counted = await tx.execute(counterIncrement(ADDRESS_INDEX_COUNTER))
+  const addressIndex = Number(counted.rows[0]?.value) - 1
+  const [, taken] = await tx.batch([
+    {
+      sql: insertOrders(1),
+      args: orderRow(id, fields, addressIndex, addressFor(addressIndex), now),
+    },
+    takeOneCopy(fields.product),
+  ])
+  if (taken?.rowsAffected !== 1) return null
+  if (createdEmail)
+    await queueCreatedEmails(tx, [createdEmailOf(id, fields, createdEmail)], now, 'sqlite')
+  return { orderId: id }
 }
 
 /**
- * The counter's row first: every checkout's transaction locks it until it ends, so the waiting
- * orders counted next (a statement of its own, which sees every transaction committed before it)
- * include every order stored before this one, and a burst cannot pass a limit (the e-mails
- * counted last, likewise). The index comes back with a rollback, so no index is spent on an order
- * that was not stored.
+ * PostgreSQL: one order's statements (the index, the limits, the copy, the row grown with its
+ * e-mail), in a transaction that holds the address counter's row already.
  */
-async function storeInTransaction(
+async function storeOnePostgres(
   db: PgRunner,
   { fields, addressFor, limits, createdEmail }: NewOrder,
 ): Promise<Stored> {

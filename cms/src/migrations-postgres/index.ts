@@ -2,6 +2,7 @@ import * as migration_20261129_052201_initial from './20261129_052201_initial'
 import * as migration_20261129_075236_email_outbox_recent_index from './20261129_075236_email_outbox_recent_index'
 import * as migration_20261129_081147_query_plan_indexes from './20261129_081147_query_plan_indexes'
 import * as migration_20261129_081724_rush_settling from './20261129_081724_rush_settling'
+import * as migration_20261129_111000_rate_limits_unlogged from './20261129_111000_rate_limits_unlogged'
 
 export const migrations = [
   {
@@ -23,5 +24,10 @@ export const migrations = [
     up: migration_20261129_081724_rush_settling.up,
     down: migration_20261129_081724_rush_settling.down,
     name: '20261129_081724_rush_settling',
+  },
+  {
+    up: migration_20261129_111000_rate_limits_unlogged.up,
+    down: migration_20261129_111000_rate_limits_unlogged.down,
+    name: '20261129_111000_rate_limits_unlogged',
   },
 ]

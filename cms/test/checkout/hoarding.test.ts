@@ -3,7 +3,6 @@ import { createLocalReq, initTransaction, killTransaction } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
-import { engineOf } from '../../src/db/engine'
 import type { Order, Product } from '../../src/payload-types'
 import { SHIPPING } from '../support/shopApi'
 import { runSql, watchOwnTransactions, watchStatements } from '../support/sql'
@@ -351,23 +350,14 @@ describe('a burst of checkouts', () => {
       if (i === 0) throw new RangeError('no address')
       return `one-at-a-time-${index}`
     })
-    if (engineOf(shop.payload) === 'sqlite') {
-      expect(kinds).toEqual([
-        'failed',
-        'order',
-        'order',
-        { limited: true },
-        { limited: true },
-        { limited: true },
-      ])
-    } else {
-      // PostgreSQL writes no group (decision 022): each checkout counts, in a transaction of its
-      // own, the orders stored before its turn at the counter's row, in no order among them. The
-      // one without an address fails, or is limited when its turn comes after two were stored.
-      expect(['failed', { limited: true }]).toContainEqual(kinds[0])
-      expect(kinds.slice(1).filter((k) => k === 'order')).toHaveLength(2)
-      expect(kinds.slice(1).filter((k) => k !== 'order')).toEqual(Array(3).fill({ limited: true }))
-    }
+    expect(kinds).toEqual([
+      'failed',
+      'order',
+      'order',
+      { limited: true },
+      { limited: true },
+      { limited: true },
+    ])
     expect(stock).toBe(98)
   })
 })

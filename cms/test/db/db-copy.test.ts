@@ -213,7 +213,10 @@ async function rowsOnBoth(table: string) {
   const shape = (rows: Record<string, unknown>[]) =>
     rows.map((row) =>
       Object.fromEntries(
-        [...types.keys()].map((column) => [column, comparable(row[column], types.get(column), column)]),
+        [...types.keys()].map((column) => [
+          column,
+          comparable(row[column], types.get(column), column),
+        ]),
       ),
     )
   const fromSqlite = await sqlite(shop.payload).execute(`SELECT * FROM "${table}" ORDER BY id`)

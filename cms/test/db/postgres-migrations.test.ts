@@ -99,5 +99,12 @@ describe('PostgreSQL in production', () => {
     const [fromMigrations, fromPush] = [await schemaOf(migrated.uri), await schemaOf(pushedUri)]
     expect(fromMigrations.columns.length).toBeGreaterThan(100)
     expect(fromMigrations).toEqual(fromPush)
+    // The rate limits' counts skip the write-ahead log: a count lost in a crash harms nobody.
+    const persistence = await query<{ relname: string; relpersistence: string }>(
+      migrated.uri,
+      `SELECT relname, relpersistence FROM pg_class
+        WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND relpersistence = 'u'`,
+    )
+    expect(persistence).toEqual([{ relname: 'rate_limits', relpersistence: 'u' }])
   })
 })

@@ -134,7 +134,7 @@ export type OwnTransactions = {
  * Watches the transactions the shop's SQL code opens for a write of its own (checkout's store of
  * new orders): on SQLite the client's `transaction('write')`, one for each group of checkouts
  * written together (Payload's own ask for no mode and go unseen); on PostgreSQL a connection
- * taken from the pool for a transaction, one for each checkout (`pool.connect()`, which
+ * taken from the pool for a transaction, one for each group (`pool.connect()`, which
  * Payload's own transactions call too; the pool's own queries take theirs with a callback and go
  * unseen). `gate`, when given, is awaited before each one begins (0 for the first asked for, 1
  * for the next...); its rejection refuses that transaction with its error, as a database that
