@@ -17,17 +17,21 @@ export function report(failure) {
   const { results } = run
   results.rows = rowsOf(results)
   const stamp = results.when.replace(/[:.]/g, '-')
-  if (run.profile && !failure && results.checkout) keepProfile(stamp)
+  if (run.profile && !failure) {
+    keepProfile(results, stamp, 'web')
+    if (results.postgres) keepProfile(results.postgres, stamp, 'web-postgres')
+  }
   if (failure) {
     console.error(`[bench] failed: ${failure.message ?? failure}`)
     if (results.rows.length > 0) printTable(results)
     return false
   }
   printTable(results)
-  if (results.profile) {
-    printProfile(results.profile)
+  for (const { profile } of [results, results.postgres ?? {}]) {
+    if (!profile) continue
+    printProfile(profile)
     console.log(
-      `[bench] the web process's CPU profile: ${results.profile.file} (open it in Chrome DevTools)`,
+      `[bench] the web process's CPU profile: ${profile.file} (open it in Chrome DevTools)`,
     )
   }
   fs.mkdirSync(resultsDir, { recursive: true })
@@ -39,19 +43,21 @@ export function report(failure) {
 }
 
 /**
- * The web process's profile (written when it exited, found by its pid) is kept beside the
- * results, and summarized over the checkout rush's window.
+ * The web process's profile of an engine's checkout (written when it exited, found by its pid)
+ * is kept beside the results as `<time>-<name>.cpuprofile`, and summarized over the checkout
+ * rush's window.
  */
-function keepProfile(stamp) {
-  const { results } = run
-  const webPid = results.webPid
+function keepProfile(results, stamp, name) {
+  const { webPid, checkout } = results
+  if (!checkout || !webPid) return
   const file = fs.readdirSync(profileDir()).find((f) => f.includes(`.${webPid}.`))
   if (!file) return
   fs.mkdirSync(resultsDir, { recursive: true })
-  const kept = path.join(resultsDir, `${stamp}-web.cpuprofile`)
+  const kept = path.join(resultsDir, `${stamp}-${name}.cpuprofile`)
   fs.copyFileSync(path.join(profileDir(), file), kept)
+  const engine = results === run.results ? 'SQLite' : 'PostgreSQL'
   results.profile = {
     file: path.relative(root, kept),
-    ...summarizeProfile(kept, { ...results.checkout.window, label: 'the checkout rush' }),
+    ...summarizeProfile(kept, { ...checkout.window, label: `the checkout rush (${engine})` }),
   }
 }

@@ -162,8 +162,8 @@ async function firstPage(t0, procs, what) {
  * bundle, each started as the image starts it (the web process first: it runs the migrations),
  * with `--cpu-prof` when profiling. Timed from launch to the first served page.
  */
-export async function startShop(mode, { profile = false, webEnv = {} } = {}) {
-  return mode === 'test mode' ? startTestMode() : startProduction(profile, webEnv)
+export async function startShop(mode, { profile = false, webEnv = {}, env = {} } = {}) {
+  return mode === 'test mode' ? startTestMode() : startProduction(profile, webEnv, env)
 }
 
 async function startTestMode() {
@@ -206,11 +206,12 @@ async function startWeb(profiled, webEnv) {
   return { web, firstPageMs }
 }
 
-async function startProduction(profiled, webEnv) {
-  const env = await productionEnv()
+/** `env` goes over the production settings of both processes, `webEnv` over the web's only. */
+async function startProduction(profiled, webEnv, env) {
   const args = (name) => productionArgs(name, profiled)
-  const { web, firstPageMs } = await startWeb(profiled, webEnv)
+  const { web, firstPageMs } = await startWeb(profiled, { ...env, ...webEnv })
   const worker = launch('worker (production)', process.execPath, args('worker'), {
+    ...(await productionEnv()),
     ...env,
     DB_PUSH: 'false',
   })

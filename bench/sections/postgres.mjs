@@ -10,6 +10,7 @@ import { postgresCluster } from '../lib/postgres.mjs'
 import {
   freshShop,
   productionEnv,
+  shop,
   startShop,
   stopShop,
   useDatabase,
@@ -32,7 +33,7 @@ export async function benchOnPostgres({ detection, checkout }) {
   await stopShop()
   useDatabase(freshShop('postgres_sections', await cluster.createDatabase('sections')))
   log('PostgreSQL: production bundle, first run on a fresh database (migrations)')
-  const first = await startShop('production')
+  const first = await startShop('production', { profile: run.profile })
   await createAdmin(await productionEnv())
   results.startup = { version: cluster.version, firstRunMs: first.firstPageMs }
   run.results.memory['at rest, production on PostgreSQL'] = await memoryAtRest()
@@ -43,6 +44,7 @@ export async function benchOnPostgres({ detection, checkout }) {
   if (checkout) {
     await waitForQuiet('PostgreSQL: checkout')
     await benchCheckout({ engine: 'postgres' })
+    results.webPid = shop.pids.web
   }
   await stopShop()
 }
