@@ -1,6 +1,7 @@
 // Everything the bench starts, and its stopping on success, failure or Ctrl-C: each process runs
 // in a process group of its own, so stopping the group stops whatever it started too.
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 
 import { root, sleep } from './context.mjs'
 
@@ -19,6 +20,12 @@ export function launch(name, command, args, env) {
   const keep = (chunk) => {
     output = (output + chunk).slice(-200_000)
   }
+  if (process.env.BENCH_LOG_DIR)
+    child.stdout.pipe(
+      fs.createWriteStream(
+        `${process.env.BENCH_LOG_DIR}/${name.replace(/\W+/g, '-')}-${child.pid}.log`,
+      ),
+    )
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
   const proc = {

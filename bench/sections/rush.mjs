@@ -8,10 +8,21 @@
 // engine: an empty database, one holding a year of past orders, and one right after a burst of
 // orders expired unpaid.
 import fs from 'node:fs'
+import path from 'node:path'
 
 import { createAdmin, adminLogin, addProducts } from '../lib/admin.mjs'
 import { countCommits } from '../lib/commits.mjs'
-import { base, engineName, log, run, simBase, sleep, waitUntil } from '../lib/context.mjs'
+import {
+  base,
+  engineName,
+  log,
+  profileDir,
+  root,
+  run,
+  simBase,
+  sleep,
+  waitUntil,
+} from '../lib/context.mjs'
 import { openShopDb, whenNotBusy } from '../lib/database.mjs'
 import { getJson } from '../lib/http.mjs'
 import {
@@ -29,6 +40,7 @@ import {
   freshShop,
   productionEnv,
   restartWeb,
+  shop,
   startShop,
   stopShop,
   useDatabase,
@@ -82,6 +94,7 @@ async function rushVariant(engine, variant, label) {
     const t0 = Date.now()
     // Orders expire a minute after checkout in the burst before the `expired` variant's rush.
     await startShop('production', {
+      profile: run.profile,
       env: RUSH_ENV,
       webEnv: variant === 'expired' ? { ORDER_EXPIRY_MINUTES: '1' } : {},
     })
@@ -102,11 +115,26 @@ async function rushVariant(engine, variant, label) {
     done = true
     return { ...result, setup }
   } finally {
+    const worker = shop?.pids.worker
     await stopShop()
+    if (run.profile && worker) keepWorkerProfile(worker, name)
     await drop()
     // A variant's files go once it is measured (a failed one's stay in the run's folder).
     if (done) fs.rmSync(currentDatabase().dataDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * With `--profile`: the variant's worker profile (written when it stopped) is kept in
+ * bench/results as `<variant's name>-worker-<pid>.cpuprofile`, to open in Chrome DevTools.
+ */
+function keepWorkerProfile(pid, name) {
+  const file = fs.readdirSync(profileDir()).find((f) => f.includes(`.${pid}.`))
+  if (!file) return
+  const kept = path.join(root, 'bench/results', `${name}-worker-${pid}.cpuprofile`)
+  fs.mkdirSync(path.dirname(kept), { recursive: true })
+  fs.copyFileSync(path.join(profileDir(), file), kept)
+  log(`rush: the worker's CPU profile is ${path.relative(root, kept)}`)
 }
 
 /**

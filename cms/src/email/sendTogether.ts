@@ -7,6 +7,7 @@ import type { EmailOutbox, Order } from '../payload-types'
 import type { ChainAlertSettings } from '../operations/chainHealth/chainOutage'
 import { ordersById } from '../operations/orders/ordersById'
 import { inOneTransaction } from '../operations/worker/workUnit'
+import { SMTP_CONNECTIONS } from './adapter'
 import type { ShopInfo } from './templates'
 import { isStale, orderIdOf, sendMessage } from './sendOutboxEmail'
 
@@ -36,8 +37,8 @@ const FIRST: readonly EmailKind[] = [
 ]
 const LATER: readonly EmailKind[] = ['order-created']
 
-/** Messages on their way at once (each its own SMTP connection). */
-const SIDE_BY_SIDE = 8
+/** Messages on their way at once: one on each of the SMTP transport's pooled connections. */
+const SIDE_BY_SIDE = SMTP_CONNECTIONS
 
 /** How long one run keeps taking new messages (the rest wait for the next run). */
 const RUN_MS = 5_000
@@ -54,25 +55,33 @@ export type SendTogetherOptions = {
   mayGoOn?: () => Promise<boolean>
 }
 
-/** Sends the due first tries, paid mail first; returns how many were sent. */
-export async function sendTogether(options: SendTogetherOptions): Promise<number> {
+/**
+ * How a run ended: every first try taken (`done`), a message failed (`failed`: the runner tries
+ * it next), or the run's time spent or the lease in doubt with first tries left (`more`: the
+ * next pass comes at once and goes on).
+ */
+export type SendTogetherResult = { sent: number; ended: 'done' | 'failed' | 'more' }
+
+/** Sends the due first tries, paid mail first. */
+export async function sendTogether(options: SendTogetherOptions): Promise<SendTogetherResult> {
   const { payload } = options
   const limit = options.limit ?? 100
   const until = Date.now() + RUN_MS
   let sent = 0
   for (const kinds of [FIRST, LATER]) {
     for (;;) {
-      if (options.mayGoOn && !(await options.mayGoOn())) return sent
+      if (options.mayGoOn && !(await options.mayGoOn())) return { sent, ended: 'more' }
       const rows = await firstTries(payload, kinds, limit)
       const outcome = await sendRows(options, rows)
       sent += outcome.sent
       // A failure (the server down, most likely) or the run's time spent: the rest waits for
       // the next run, the "order created" e-mails behind the rest of the paid mail.
-      if (outcome.failed || Date.now() >= until) return sent
+      if (outcome.failed) return { sent, ended: 'failed' }
       if (rows.length < limit) break
+      if (Date.now() >= until) return { sent, ended: 'more' }
     }
   }
-  return sent
+  return { sent, ended: 'done' }
 }
 
 /** Pending rows of these kinds whose job waits for its first try, oldest first, with the job. */
@@ -125,12 +134,15 @@ async function sendRows(
     payload,
     rows.map(({ row }) => orderIdOf(row)).filter((id): id is string => Boolean(id)),
   )
+  // SIDE_BY_SIDE senders, each taking the next message as soon as its last one is through (not
+  // rounds, where each waited for the slowest of the round); none takes one after a failure.
   const outcomes: Outcome[] = []
-  for (let i = 0; i < rows.length; i += SIDE_BY_SIDE) {
-    const round = rows.slice(i, i + SIDE_BY_SIDE)
-    outcomes.push(...(await Promise.all(round.map((r) => sendOne(options, r, orders)))))
-    if (outcomes.some((o) => o.result === 'failed')) break
+  let next = 0
+  const sender = async () => {
+    while (next < rows.length && !outcomes.some((o) => o.result === 'failed'))
+      outcomes.push(await sendOne(options, rows[next++]!, orders))
   }
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, rows.length) }, sender))
   const done = outcomes.filter((o) => o.result !== 'failed')
   const failed = done.length < outcomes.length
   if (done.length === 0) return { sent: 0, failed }

@@ -169,6 +169,9 @@ export async function runFulfilmentJobs(
 /**
  * Runs the due e-mails (unless `email` is false: they wait), first tries together and paid mail
  * first (`sendTogether`), the retries through Payload's runner; then the webhook deliveries.
+ * When first tries are left (the run's time was spent), the runner waits for the next run: it
+ * would take them one by one in its own order, "order created" before paid mail. Answers whether
+ * e-mails are left for a next run at once.
  */
 export async function runMessageJobs(
   payload: Payload,
@@ -177,19 +180,22 @@ export async function runMessageJobs(
     limit = 20,
     mayGoOn,
   }: { email: boolean; limit?: number; mayGoOn?: () => Promise<boolean> },
-): Promise<void> {
+): Promise<{ more: boolean }> {
+  let more = false
   if (email) {
     const env = await processSettings()
-    await sendTogether({
+    const together = await sendTogether({
       mayGoOn,
       payload,
       shop: shopInfoOf(env),
       chain: env,
       logToConsole: env.emailDelivery === 'log',
     })
-    await payload.jobs.run({ queue: JOB_QUEUES.email, limit, silent: { info: true } })
+    more = together.ended === 'more'
+    if (!more) await payload.jobs.run({ queue: JOB_QUEUES.email, limit, silent: { info: true } })
   }
   await payload.jobs.run({ queue: JOB_QUEUES.webhooks, limit, silent: { info: true } })
+  return { more }
 }
 
 /**

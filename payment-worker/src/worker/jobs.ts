@@ -93,9 +93,11 @@ export async function runJobs(ctx: WorkerContext) {
       await fulfilmentJobs(ctx)
     })
   } finally {
-    await runMessageJobs(ctx.payload, {
+    ctx.run.mailBacklog = false
+    const { more } = await runMessageJobs(ctx.payload, {
       email: ctx.settings.emailDelivery !== 'off',
       mayGoOn: stillHolding(ctx),
     })
+    ctx.run.mailBacklog = more
   }
 }

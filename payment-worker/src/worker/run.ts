@@ -68,8 +68,9 @@ function delay(ctx: WorkerContext): number {
   if (run.standingBy && lease) return lease.renewEveryMs
   if (run.failures > 0)
     return Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(run.failures, 10))
-  // More is due than one pass may ask: go on at once (the client still spaces the calls).
-  return run.backlog || ctx.push.queue.length > 0 ? 0 : settings.workerFastPollMs
+  // More is due than one pass may ask, or e-mails are left: go on at once (the client still
+  // spaces the calls).
+  return run.backlog || run.mailBacklog || ctx.push.queue.length > 0 ? 0 : settings.workerFastPollMs
 }
 
 function schedule(ctx: WorkerContext) {

@@ -129,6 +129,8 @@ export type WorkerContext = WorkerDeps & {
     passes: number
     /** More is due than the last pass could ask: the next one starts at once. */
     backlog: boolean
+    /** E-mails were left by the last jobs step (its time spent): the next pass starts at once. */
+    mailBacklog: boolean
     /** Failed passes in a row. */
     failures: number
     /** The end of the last pass whose looks all succeeded while orders were watched. */
@@ -206,6 +208,7 @@ export function createContext(
     run: {
       passes: 0,
       backlog: false,
+      mailBacklog: false,
       failures: 0,
       lastLookOkAt: null,
       stopped: false,
