@@ -62,6 +62,25 @@ export const variantLabel = (variant, { past, expired }) =>
 const rushSection = (rush, engine) =>
   onEngine(`Rush: ${thousands(rush.orders)} PDF orders paid at once, one block`, engine)
 
+/**
+ * The settling targets (issue "A rush settled as fast as it sells"): every order PAID at 50 a
+ * second from the block, every paid e-mail sent within 20 s of the block for 400 orders (20 a
+ * second), on an empty database and right after a burst of orders expired; with a long history
+ * (`past`), within 20 % of the same engine's empty-database figure. At most 3 commits per paid
+ * order over the rush.
+ */
+export const RUSH_TARGETS = { paidPerSecond: 50, mailsPerSecond: 20, pastShare: 0.8, commits: 3 }
+
+/** A rate's target in a variant: absolute, or for `past` a share of the empty run's. */
+function rateTarget(rush, r, key, floor, unit) {
+  const empty = rush.runs.find((e) => e.engine === r.engine && e.variant === 'empty')?.[key]
+  if (r.variant === 'past' && empty) {
+    const least = Math.round(empty.perSecond * RUSH_TARGETS.pastShare)
+    return { target: `>= ${least} ${unit} (80 %)`, met: r[key].perSecond >= least }
+  }
+  return { target: `>= ${floor} ${unit}`, met: r[key].perSecond >= floor }
+}
+
 function rushRows(rush, adderOn) {
   for (const r of rush.runs) {
     const add = adderOn(r.engine)
@@ -82,6 +101,7 @@ function rushRows(rush, adderOn) {
     if (r.paid)
       add(`${v}: block to PAID`, r.paid.perSecond, 'orders/s', {
         detail: `every order PAID in ${r.paid.ms} ms; ${r.paid.chainCalls} chain calls from the payments on`,
+        ...rateTarget(rush, r, 'paid', RUSH_TARGETS.paidPerSecond, 'orders/s'),
       })
     // The chain calls over the whole settling: the worker's looks beside the e-mails.
     const calls =
@@ -91,8 +111,14 @@ function rushRows(rush, adderOn) {
     if (r.mails)
       add(`${v}: block to paid e-mails`, r.mails.perSecond, 'mails/s', {
         detail: `every "Payment received" at the SMTP server in ${r.mails.ms} ms${calls}`,
+        ...rateTarget(rush, r, 'mails', RUSH_TARGETS.mailsPerSecond, 'mails/s'),
       })
-    if (r.unfinished) add(`${v}: did not finish`, '-', '', { detail: `${r.unfinished}${calls}` })
+    if (r.unfinished)
+      add(`${v}: did not finish`, '-', '', {
+        detail: `${r.unfinished}${calls}`,
+        target: 'finishes',
+        met: false,
+      })
     const c = r.commits
     const how =
       c.engine === 'postgres'
@@ -101,6 +127,9 @@ function rushRows(rush, adderOn) {
     const of = r.unfinished ? `; over the ${c.paidOrders} orders paid` : ''
     add(`${v}: commits per paid order`, c.perOrder ?? '-', '', {
       detail: `checkout ${c.checkoutPerOrder} + settling ${c.settlePerOrder}${of}; ${how}`,
+      ...(typeof c.perOrder === 'number'
+        ? { target: `<= ${RUSH_TARGETS.commits}`, met: c.perOrder <= RUSH_TARGETS.commits }
+        : {}),
     })
   }
 }

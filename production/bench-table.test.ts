@@ -193,7 +193,7 @@ describe("the bench's rush", () => {
           },
   })
 
-  it('has one section per engine, its variants named with their sizes, and no targets', () => {
+  it('has one section per engine, its variants named with their sizes, and the settling targets', () => {
     const rows = rowsOf({
       rush: {
         orders: 1000,
@@ -211,16 +211,23 @@ describe("the bench's rush", () => {
       'Rush: 1,000 PDF orders paid at once, one block, PostgreSQL',
     ])
     expect(
-      rows.filter((r) => r.section.endsWith('PostgreSQL')).map((r) => [r.label, r.value, r.unit]),
+      rows
+        .filter((r) => r.section.endsWith('PostgreSQL'))
+        .map((r) => [r.label, r.value, r.unit, r.target, r.met]),
     ).toEqual([
-      ['after 5,000 expired: checkout', 250, 'orders/s'],
-      ['after 5,000 expired: payments to detected', 2500, 'ms'],
-      ['after 5,000 expired: block to PAID', 25, 'orders/s'],
-      ['after 5,000 expired: block to paid e-mails', 20, 'mails/s'],
-      ['after 5,000 expired: commits per paid order', 9, ''],
+      ['after 5,000 expired: checkout', 250, 'orders/s', undefined, undefined],
+      ['after 5,000 expired: payments to detected', 2500, 'ms', undefined, undefined],
+      ['after 5,000 expired: block to PAID', 25, 'orders/s', '>= 50 orders/s', false],
+      ['after 5,000 expired: block to paid e-mails', 20, 'mails/s', '>= 20 mails/s', true],
+      ['after 5,000 expired: commits per paid order', 9, '', '<= 3', false],
     ])
-    expect(rows.map((r) => r.label)).toContain('100,000 past orders: commits per paid order')
-    expect(rows.every((r) => r.target === undefined && r.met === undefined)).toBe(true)
+    // A long history is held to the same engine's empty database: within 20 %.
+    const past = rows.filter((r) => r.label.startsWith('100,000 past orders'))
+    expect(past.filter((r) => r.target).map((r) => [r.label, r.target, r.met])).toEqual([
+      ['100,000 past orders: block to PAID', '>= 20 orders/s (80 %)', true],
+      ['100,000 past orders: block to paid e-mails', '>= 16 mails/s (80 %)', true],
+      ['100,000 past orders: commits per paid order', '<= 3', false],
+    ])
     // Each row fits the table's label column (46 characters with its indent).
     expect(Math.max(...rows.map((r) => r.label.length))).toBeLessThanOrEqual(44)
   })
@@ -284,6 +291,9 @@ describe("the bench's rush that does not finish", () => {
       ['100,000 past orders: did not finish', '-'],
       ['100,000 past orders: commits per paid order', 15],
     ])
+    // Not finishing misses its target; alone (no empty run), a rate is held to the floor.
+    expect(rows[3]).toMatchObject({ target: 'finishes', met: false })
+    expect(rows[2]).toMatchObject({ target: '>= 50 orders/s', met: false })
     expect(rows[0]!.detail).toContain('started busy (0.45 CPU s a second after 121 s)')
     expect(rows[3]!.detail).toBe(
       '37 of 100 "Payment received" e-mails after 600 s; 240 chain calls in the 612 s from the payments',

@@ -156,8 +156,7 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/payment-restored.test.ts',
   'payment-worker/test/payments/chain-time.test.ts',
   'payment-worker/test/payments/late-watch.test.ts',
-  // one-failing-order runs on SQLite only for now: on PostgreSQL under load its expiring bad order
-  // missed the 10 s wait in 2 of 5 runs since a look's orders are settled together (decision 023).
+  'payment-worker/test/payments/one-failing-order.test.ts',
   'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/lease.test.ts',
   // A rush of 300 paid orders settled together, the worker SIGKILLed in the middle.

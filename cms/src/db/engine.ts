@@ -170,8 +170,7 @@ export const nowIso = () => new Date().toISOString()
  */
 
 /**
- * Whether the payment worker settles a look's orders in groups, one transaction each: on SQLite.
- * On PostgreSQL orders expiring in a group missed their tests' waits under load (decision 023);
- * there, and on MongoDB, each order is settled on its own.
+ * Whether the payment worker settles a look's orders in groups, one transaction each: on SQLite
+ * and PostgreSQL. On MongoDB (untested here, decision 022) each order is settled on its own.
  */
-export const settlesInGroups = (payload: Payload): boolean => engineOf(payload) === 'sqlite'
+export const settlesInGroups = (payload: Payload): boolean => engineOf(payload) !== 'mongodb'
