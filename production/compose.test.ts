@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { WORKER_NODE_ARGS } from '../scripts/node-args.mjs'
+
 /**
  * The compose files as Debian's docker-compose 1.29 reads them (`config` needs no engine, only
  * the env_file): PostgreSQL by default, MongoDB with docker-compose.mongodb.yml, each filled with
@@ -25,6 +27,7 @@ type Service = {
   healthcheck?: { test: string[] }
   volumes?: string[]
   read_only?: boolean
+  command?: string[]
 }
 type Config = { services: Record<string, Service>; volumes?: Record<string, unknown> }
 
@@ -119,6 +122,8 @@ describe('docker-compose.yml (PostgreSQL)', () => {
     // web-2 waits for web, which applies the migrations: never two migrating an empty database.
     expect(services['web-2']!.depends_on!.web).toEqual({ condition: 'service_healthy' })
     expect(services.worker!.deploy!.replicas).toBe(2)
+    // The worker starts as the bench and the production test start it (its heap sized for speed).
+    expect(services.worker!.command).toEqual(['node', ...WORKER_NODE_ARGS, 'dist/worker.mjs'])
     // Caddy spreads requests over both web processes and starts once both answer.
     expect(services.caddy!.environment!.SHOP_UPSTREAM).toBe('web:3000 web-2:3000')
     expect(Object.keys(services.caddy!.depends_on!).sort()).toEqual(['web', 'web-2'])

@@ -14,6 +14,7 @@ import { createWhatsOnChainClient } from '@shop/chain'
 import { mineOnSimulator, payFromTestWallet } from '@shop/chain/simulator'
 import type { TestPostgres } from '../cms/test/support/postgres'
 import { postgresBinaries, startPostgres } from '../cms/test/support/postgres'
+import { WEB_NODE_ARGS, WORKER_NODE_ARGS } from '../scripts/node-args.mjs'
 import type { Mail } from '../scripts/outside-services.mjs'
 import { freePort, startRateSources, startSmtpServer } from '../scripts/outside-services.mjs'
 
@@ -120,7 +121,9 @@ const direct =
 const rssKb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
-const nodeArgs = ['node', '--optimize-for-size', '--conditions=production']
+/** Node and its flags for a process of the bundle, as the image and compose start it. */
+const nodeArgs = ['node', ...WEB_NODE_ARGS]
+const workerArgs = ['node', ...WORKER_NODE_ARGS]
 
 beforeAll(async () => {
   // Install as the image does: the packed bundle, then production dependencies only.
@@ -268,7 +271,7 @@ beforeAll(async () => {
   })
   measured.start = `${((Date.now() - webStarted) / 1000).toFixed(1)} s`
   for (const name of ['worker-1', 'worker-2'])
-    start(name, [...asUser, ...nodeArgs, 'dist/worker.mjs'], shopEnv)
+    start(name, [...asUser, ...workerArgs, 'dist/worker.mjs'], shopEnv)
 }, 600_000)
 
 afterAll(async () => {
@@ -663,7 +666,7 @@ describe('the production bundle on PostgreSQL', () => {
     measured.postgresStart = `${seconds} s`
     const postgresWorker = start(
       'worker-postgres',
-      [...asUser, ...nodeArgs, 'dist/worker.mjs'],
+      [...asUser, ...workerArgs, 'dist/worker.mjs'],
       postgresEnv,
     )
 

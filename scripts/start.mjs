@@ -9,6 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { buildSteps } from './build-plan.mjs'
+import { nodeArgsOf } from './node-args.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dev = process.argv.includes('--dev')
@@ -53,12 +54,11 @@ if (process.argv.includes('--build-only')) process.exit(0)
 
 // Production runs the compiled bundle; test mode runs the TypeScript entries through
 // scripts/run-ts.mjs (esbuild, then Node's own loader).
-// --optimize-for-size: V8 keeps its heap near the live size (decision 006).
-const nodeArgs = ['--optimize-for-size', '--conditions=production']
+// Each process's Node flags (the web's heap kept small, the worker's sized for speed).
 const entry = (name, source) =>
   production
-    ? [...nodeArgs, path.join(root, 'dist', `${name}.mjs`)]
-    : [...nodeArgs, path.join(root, 'scripts/run-ts.mjs'), path.join(root, source)]
+    ? [...nodeArgsOf(name), path.join(root, 'dist', `${name}.mjs`)]
+    : [...nodeArgsOf(name), path.join(root, 'scripts/run-ts.mjs'), path.join(root, source)]
 const children = []
 let stopping = false
 

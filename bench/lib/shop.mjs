@@ -8,6 +8,7 @@ import path from 'node:path'
 
 import { HD } from '@bsv/sdk'
 
+import { nodeArgsOf } from '../../scripts/node-args.mjs'
 import {
   PASSWORD,
   PORT,
@@ -137,9 +138,9 @@ export async function productionEnv() {
   return { ...prodEnv, DATA_DIR: db.dataDir, DATABASE_URI: db.uri, BSV_XPUB: db.xpub ?? XPUB }
 }
 
-const NODE_ARGS = (
-  process.env.BENCH_NODE_ARGS ?? '--optimize-for-size --conditions=production'
-).split(' ')
+/** Each process's Node flags as the image starts it, or BENCH_NODE_ARGS for every one. */
+const nodeArgs = (name) =>
+  process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : nodeArgsOf(name)
 
 /** The shop's first served page, or why it never came. */
 async function firstPage(t0, procs, what) {
@@ -189,7 +190,7 @@ async function startTestMode() {
 }
 
 const productionArgs = (name, profiled) => [
-  ...NODE_ARGS,
+  ...nodeArgs(name),
   ...(profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir()}`] : []),
   path.join(root, `dist/${name}.mjs`),
 ]

@@ -3,7 +3,7 @@ import type { OrderStatus } from '@shop/domain'
 import { assertTransition, deriveOrderPaymentState, PAID_ORDER_STATUSES } from '@shop/domain'
 import type { Payload, PayloadRequest } from 'payload'
 
-import { inOneTransaction, slugs } from '@shop/cms/engine'
+import { inOneTransaction, recordPaymentConfirmation, slugs } from '@shop/cms/engine'
 import type { Order, Payment } from '@shop/cms/engine'
 import type { AddressTransaction, Outpoint, SpentBy } from '@shop/chain'
 
@@ -217,17 +217,12 @@ async function recordOutput(
     return true
   }
   if ((known.blockHeight ?? null) === height && !known.missingSince) return false
-  await payload.update({
+  await recordPaymentConfirmation({
+    payload,
     req: recording.req,
-    collection: slugs.payments,
     id: known.id,
-    depth: 0,
-    data: {
-      blockHeight: height,
-      confirmedAt: height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
-      missingSince: null,
-      missingLooks: 0,
-    },
+    blockHeight: height,
+    confirmedAt: height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
   })
   return true
 }

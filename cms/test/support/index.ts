@@ -1,7 +1,7 @@
 /** Test support other workspaces' tests use (`@shop/cms/testing`): a real shop on a temporary database. */
 export { startTestShop } from './testShop'
 export type { TestShop, TestShopOptions } from './testShop'
-export { TS_NODE_ARGS } from './nodeArgs'
+export { TS_NODE_ARGS, WORKER_TS_NODE_ARGS } from './nodeArgs'
 export { closeServer } from '../../src/server/httpServer'
 export { s3Env, startLocalS3 } from './s3Server'
 export type { LocalS3 } from './s3Server'

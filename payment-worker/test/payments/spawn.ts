@@ -2,14 +2,15 @@ import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 
 import { fromRoot } from '@shop/cms/process'
-import { TS_NODE_ARGS } from '@shop/cms/testing'
+import { TS_NODE_ARGS, WORKER_TS_NODE_ARGS } from '@shop/cms/testing'
 
 /** Starts a TypeScript entry point in its own Node process with the test's settings. */
 export function spawnTs(
   entry: string,
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...TS_NODE_ARGS, entry], {
+  const args = entry.endsWith('payment-worker/src/main.ts') ? WORKER_TS_NODE_ARGS : TS_NODE_ARGS
+  const child = spawn(process.execPath, [...args, entry], {
     cwd: fromRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
