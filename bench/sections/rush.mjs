@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { createAdmin, adminLogin, addProducts } from '../lib/admin.mjs'
+import { addProducts, adminHeaders, adminLogin, adminSetStock, createAdmin } from '../lib/admin.mjs'
 import { countCommits } from '../lib/commits.mjs'
 import {
   base,
@@ -101,6 +101,11 @@ async function rushVariant(engine, variant, label) {
     await createAdmin(await productionEnv())
     await adminLogin()
     await addProducts()
+    // Copies for every checkout of the variant (the catalogue adds 1,000 each): the rush, the
+    // expired burst, and the two real orders the past orders are copied from.
+    const forSale = await getJson(`${base}/api/admin/products`, { headers: adminHeaders() })
+    for (const product of forSale)
+      await adminSetStock(product, run.rush.orders + run.rush.expired + 1000)
     const products = await getJson(`${base}/api/products`)
     const pdf = products.find((p) => p.type === 'PDF')
     const book = products.find((p) => p.type === 'PHYSICAL')
