@@ -16,7 +16,6 @@ import { releaseReservedStock, reserveStock, reserveStockForOrder } from '../../
 import type { NewOrderFields } from '../../src/db/storeNewOrder'
 import { storeNewOrder } from '../../src/db/storeNewOrder'
 import { orderFields } from '../support/postgresRaces'
-import { watchOwnTransactions } from '../support/sql'
 import { createPrintedBook, getOrder } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -229,23 +228,6 @@ describe('the database primitives on PostgreSQL', () => {
     expect(left.docs.map((d) => d.key)).toEqual(['pg-ended'])
     await resetRateLimit({ payload: shop.payload, key: 'pg-ended' })
     expect((await hit('pg-ended')).hits).toBe(1)
-  })
-
-  it("counts one turn's rate-limit hits in one transaction, each key's in the order they came", async () => {
-    // A rush's checkouts each count a hit: one transaction each was one of checkout's two
-    // commits per order on PostgreSQL.
-    const hit = (key: string, delta: 1 | -1 = 1) =>
-      countRateLimitHit({ payload: shop.payload, key, windowMs: 60_000, delta })
-    const transactions = watchOwnTransactions(shop.payload)
-    const results = await Promise.all([
-      hit('pg-turn-b'),
-      hit('pg-turn-a'),
-      hit('pg-turn-b'),
-      hit('pg-turn-b', -1),
-      hit('pg-turn-a'),
-    ]).finally(() => transactions.restore())
-    expect(transactions.count).toBe(1)
-    expect(results.map((r) => r.hits)).toEqual([1, 1, 2, 1, 2])
   })
 
   it('gives each concurrent sign-in attempt on one account a turn of its own', async () => {
