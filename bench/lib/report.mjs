@@ -18,8 +18,8 @@ export function report(failure) {
   results.rows = rowsOf(results)
   const stamp = results.when.replace(/[:.]/g, '-')
   if (run.profile && !failure) {
-    keepProfile(results, stamp, 'web')
-    if (results.postgres) keepProfile(results.postgres, stamp, 'web-postgres')
+    keepProfile(results, stamp, 'web', 'SQLite')
+    if (results.postgres) keepProfile(results.postgres, stamp, 'web-postgres', 'PostgreSQL')
   }
   if (failure) {
     console.error(`[bench] failed: ${failure.message ?? failure}`)
@@ -47,7 +47,7 @@ export function report(failure) {
  * is kept beside the results as `<time>-<name>.cpuprofile`, and summarized over the checkout
  * rush's window.
  */
-function keepProfile(results, stamp, name) {
+function keepProfile(results, stamp, name, engine) {
   const { webPid, checkout } = results
   if (!checkout || !webPid) return
   const file = fs.readdirSync(profileDir()).find((f) => f.includes(`.${webPid}.`))
@@ -55,7 +55,6 @@ function keepProfile(results, stamp, name) {
   fs.mkdirSync(resultsDir, { recursive: true })
   const kept = path.join(resultsDir, `${stamp}-${name}.cpuprofile`)
   fs.copyFileSync(path.join(profileDir(), file), kept)
-  const engine = results === run.results ? 'SQLite' : 'PostgreSQL'
   results.profile = {
     file: path.relative(root, kept),
     ...summarizeProfile(kept, { ...checkout.window, label: `the checkout rush (${engine})` }),

@@ -138,13 +138,16 @@ async function sendRows(
   // rounds, where each waited for the slowest of the round); none takes one after a failure.
   const outcomes: Outcome[] = []
   let next = 0
+  let failed = false
   const sender = async () => {
-    while (next < rows.length && !outcomes.some((o) => o.result === 'failed'))
-      outcomes.push(await sendOne(options, rows[next++]!, orders))
+    while (next < rows.length && !failed) {
+      const outcome = await sendOne(options, rows[next++]!, orders)
+      outcomes.push(outcome)
+      if (outcome.result === 'failed') failed = true
+    }
   }
   await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, rows.length) }, sender))
   const done = outcomes.filter((o) => o.result !== 'failed')
-  const failed = done.length < outcomes.length
   if (done.length === 0) return { sent: 0, failed }
   const now = new Date().toISOString()
   await inOneTransaction(payload, async (req) => {

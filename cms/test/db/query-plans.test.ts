@@ -411,70 +411,78 @@ async function insertPastOrders(payload: Payload, count: number) {
 }
 
 /**
- * What is open beside the history, a fixed amount: 40 orders expired in the last two weeks (still
- * watched for late payments), one past order the owner asked to re-check, 30 e-mails whose every
- * retry failed (failed in the outbox, their jobs kept with the error), and EMAIL_BACKLOG e-mails
- * waiting to be retried in an hour (pending, their jobs not due).
+ * A recent order that was never paid, as ORDER_COLUMNS has it: the `name`-`i` buyer's own client
+ * and address; `releasedAt` when its copy went back to the shelf.
  */
+function unpaidOrderRow(
+  status: string,
+  productName: string,
+  name: string,
+  i: number,
+  addressIndex: number,
+  {
+    createdAt,
+    expiresAt,
+    releasedAt,
+  }: { createdAt: number; expiresAt: number; releasedAt: number | null },
+) {
+  return [
+    crypto.randomUUID(),
+    status,
+    pdfId,
+    productName,
+    'DIGITAL',
+    `${name}-${i}@example.com`,
+    `${name}-${i}`,
+    10,
+    40,
+    25_000_000,
+    0,
+    `${name}-${i}-${hex(8)}`,
+    addressIndex,
+    iso(expiresAt),
+    null,
+    null,
+    null,
+    releasedAt === null ? null : iso(releasedAt),
+    null,
+    iso(createdAt),
+    iso(releasedAt ?? createdAt),
+  ]
+}
+
 /**
  * `count` orders of other buyers waiting for their payment, as a rush leaves them: each its own
  * client and address, due in 20 minutes.
  */
 async function insertWaitingOrders(payload: Payload, count: number) {
   const now = Date.now()
-  const rows = Array.from({ length: count }, (_, i) => [
-    crypto.randomUUID(),
-    'AWAITING_PAYMENT',
-    pdfId,
-    'A rush book',
-    'DIGITAL',
-    `rush-${i}@example.com`,
-    `rush-${i}`,
-    10,
-    40,
-    25_000_000,
-    0,
-    `rush-${i}-${hex(8)}`,
-    800_000_000 + i,
-    iso(now + 20 * 60_000),
-    null,
-    null,
-    null,
-    null,
-    null,
-    iso(now),
-    iso(now),
-  ])
+  const rows = Array.from({ length: count }, (_, i) =>
+    unpaidOrderRow('AWAITING_PAYMENT', 'A rush book', 'rush', i, 800_000_000 + i, {
+      createdAt: now,
+      expiresAt: now + 20 * 60_000,
+      releasedAt: null,
+    }),
+  )
   await insertRows(payload, 'orders', ORDER_COLUMNS, rows)
 }
 
+/**
+ * What is open beside the history, a fixed amount: 40 orders expired in the last two weeks (still
+ * watched for late payments), one past order the owner asked to re-check, 30 e-mails whose every
+ * retry failed (failed in the outbox, their jobs kept with the error), and EMAIL_BACKLOG e-mails
+ * waiting to be retried in an hour (pending, their jobs not due).
+ */
 async function insertOpenWork(payload: Payload) {
   const now = Date.now()
   const expired = Array.from({ length: 40 }, (_, i) => {
     const created = now - Math.floor(((i + 1) / 40) * 14 * DAY)
-    return [
-      crypto.randomUUID(),
-      'EXPIRED',
-      pdfId,
-      'A recent book',
-      'DIGITAL',
-      `recent-${i}@example.com`,
-      `recent-${i}`,
-      10,
-      40,
-      25_000_000,
-      0,
-      `recent-${i}-${hex(8)}`,
-      900_000_000 + i,
-      iso(created + 20 * 60_000),
-      null,
-      null,
-      null,
-      iso(created + 20 * 60_000),
-      null,
-      iso(created),
-      iso(created + 20 * 60_000),
-    ]
+    const expires = created + 20 * 60_000
+    return unpaidOrderRow('EXPIRED', 'A recent book', 'recent', i, 900_000_000 + i, {
+      createdAt: created,
+      expiresAt: expires,
+      releasedAt: expires,
+    })
   })
   await insertRows(payload, 'orders', ORDER_COLUMNS, expired)
   await runSql(
