@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainSource } from '@shop/chain'
+import type { EmailOutbox } from '@shop/cms/engine'
+import { slugs } from '@shop/cms/engine'
 import type { PaymentsHarness } from './payments/support'
 import {
   api,
@@ -95,6 +97,16 @@ async function payAndSeeDetected(orderId: string) {
   )
 }
 
+/** The order's "paid" e-mail in the outbox, once queued. */
+async function paidMailOf(orderId: string) {
+  const { docs } = await h.shop.payload.find({
+    collection: slugs.emailOutbox,
+    where: { order: { equals: orderId }, kind: { equals: 'order-paid' } },
+    depth: 0,
+  })
+  return docs[0] as EmailOutbox | undefined
+}
+
 afterAll(async () => {
   letGo()
   await worker?.stop()
@@ -143,6 +155,21 @@ describe('a look at older orders waiting for its request', () => {
       await waitFor(async () => (await getOrder(h.shop.payload, orderId)).status === 'PAID', {
         timeoutMs: 5000,
       })
+      expect(backgroundCalls).toBe(before + 1)
+    })
+  })
+
+  it("delivers and mails the order it made PAID while the older look waits", async () => {
+    const orderId = await createOrder(h.shop, pdfId)
+    await whileOlderLookHeld(async (before) => {
+      await payAndSeeDetected(orderId)
+      h.simulator.state.mine(1)
+      // The jobs ran only after the pass's looks: with a long history, a pass's older looks
+      // took seconds, and the buyer's download link and receipt waited for them.
+      await waitFor(async () => (await paidMailOf(orderId))?.status === 'sent', {
+        timeoutMs: 5000,
+      })
+      expect((await getOrder(h.shop.payload, orderId)).fulfilledAt).toBeTruthy()
       expect(backgroundCalls).toBe(before + 1)
     })
   })

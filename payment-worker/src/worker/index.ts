@@ -11,8 +11,8 @@ import { createContext } from './state'
  * pass), the calls of a pass a pure plan (watch/plan.ts) run one call at a time
  * (worker/calls.ts), each call a look at a batch of addresses (worker/look.ts) whose findings
  * are judged order by order (worker/judge.ts: payments recorded, status settled, the delivery
- * a change to PAID queued run at once), and the jobs queue run at the end of every pass
- * (worker/jobs.ts). It spends a budget of chain
+ * a change to PAID queued run at once), and the jobs queue run beside the passes, asked at the
+ * end of every pass and by every change to PAID (worker/jobs.ts). It spends a budget of chain
  * calls per pass, so it never asks WhatsOnChain more than WOC_MAX_REQUESTS_PER_SECOND (3
  * without a key) however many orders are open:
  * - fresh orders (awaiting payment, created in the last 15 minutes) first, every
@@ -45,7 +45,7 @@ import { createContext } from './state'
 export type { WorkerSettings } from './state'
 
 export type PaymentWorker = {
-  /** One pass over the due orders (exposed for tests). */
+  /** One pass over the due orders, and the jobs run it asks for (exposed for tests). */
   runOnce: () => Promise<void>
   /**
    * What the chain's push stream said (chain/src/feed.ts): a transaction paying a watched
@@ -63,7 +63,7 @@ export type PaymentWorker = {
     connected: (connected: boolean) => void
   }
   stop: () => Promise<void>
-  /** Resolves after the next complete pass. */
+  /** Resolves after the next complete pass and the jobs run it asked for. */
   nextPass: () => Promise<void>
 }
 
@@ -86,7 +86,10 @@ export function startPaymentWorker({
   const { run } = ctx
   if (autoStart) passNow(ctx)
   return {
-    runOnce: () => (run.running ? run.running.then(() => runOnce(ctx)) : runOnce(ctx)),
+    runOnce: () => {
+      const once = () => runOnce(ctx).then(() => run.jobsAsked)
+      return run.running ? run.running.then(once) : once()
+    },
     pushed: {
       transaction: (tx) => onPushedTransaction(ctx, tx),
       block: (height) => onPushedBlock(ctx, height),
@@ -97,6 +100,7 @@ export function startPaymentWorker({
       run.stopped = true
       clearTimeout(run.timer)
       await run.running
+      await ctx.jobs.running
       await ctx.lease?.release()
     },
   }

@@ -9,37 +9,25 @@ import {
 import type { WorkerContext } from './state'
 
 /**
- * The jobs runner: Payload's jobs queue (deliveries of paid orders, e-mails, webhooks, with its
- * retries), run by the lease holder at the end of every pass, whatever its looks did. The
- * worker delivers nothing by itself: the Orders seam queues a delivery with every change to
- * PAID, whichever door made it, and the worker runs the queue.
+ * The jobs lane: Payload's jobs queue (deliveries of paid orders, e-mails, webhooks, with its
+ * retries), run by the lease holder beside its passes, one run at a time. A run is asked at the
+ * end of every pass (for what the web processes queued: "order created" mail, webhooks) and by
+ * every judgement that makes orders PAID, and follows at once while e-mails are left. The passes
+ * never wait for it: a shop with a long history spends seconds of every pass on older orders'
+ * looks, and a rush's deliveries and paid e-mails waited for them when the jobs ran between
+ * passes; nor do the looks wait for mail. The worker delivers nothing by itself: the Orders seam
+ * queues a delivery with every change to PAID, whichever door made it, and the lane runs the
+ * queue.
  */
 
 /** Jobs a stopped worker left marked running are put back once this worker holds the lease. */
 export async function releaseOrphans(ctx: WorkerContext) {
   if (ctx.run.orphansReleased) return
+  // This worker's own run (from before a lapse of its lease) ends first: its jobs are not orphans.
+  await ctx.jobs.running
   const released = await asOneWorkUnit(() => releaseOrphanedJobs(ctx.payload))
   if (released > 0) ctx.logger.warn({ released }, 'jobs left running by a stopped worker requeued')
   ctx.run.orphansReleased = true
-}
-
-/**
- * The runs of the delivery queue in this worker, one after the other (by worker context): a
- * pass's judgements (a look's, the older look's beside it, a push's) and its jobs step may each
- * ask for one, and Payload's runner marks the jobs it takes with a read then a write, so two
- * runs at once could both take the same job.
- */
-const deliveryRuns = new WeakMap<WorkerContext, Promise<void>>()
-
-function runDeliveries(ctx: WorkerContext, work: () => Promise<unknown>): Promise<void> {
-  const mine = (deliveryRuns.get(ctx) ?? Promise.resolve()).then(async () => {
-    await work()
-  })
-  deliveryRuns.set(
-    ctx,
-    mine.catch(() => {}),
-  )
-  return mine
 }
 
 /**
@@ -50,33 +38,58 @@ function runDeliveries(ctx: WorkerContext, work: () => Promise<unknown>): Promis
 const stillHolding = (ctx: WorkerContext) => async () =>
   !ctx.lease || ((await ctx.lease.hold()) && !ctx.lease.lost())
 
+/** Whether this worker runs jobs now: it runs passes and holds the lease. */
+const mayRunJobs = (ctx: WorkerContext) =>
+  !ctx.run.stopped && !ctx.run.standingBy && ctx.run.orphansReleased && !ctx.lease?.lost()
+
+/**
+ * Asks the lane for a run of the jobs queue: it starts now, or after the run under way. Resolves
+ * once a run that started after the ask has ended (at once when this worker may not run jobs);
+ * never rejects: a failed run is logged and the next one tries again.
+ */
+export function askJobs(ctx: WorkerContext): Promise<void> {
+  const { jobs } = ctx
+  if (!mayRunJobs(ctx)) return Promise.resolve()
+  const asked = new Promise<void>((resolve) => jobs.next.push(resolve))
+  if (!jobs.running) {
+    jobs.running = asOneWorkUnit(() => runWhileAsked(ctx)).finally(() => {
+      jobs.running = undefined
+      // Asked as the last run ended (a new run takes them), or while this worker stopped
+      // running jobs.
+      if (jobs.next.length === 0) return
+      if (mayRunJobs(ctx)) void askJobs(ctx)
+      else releaseAskers(jobs.next.splice(0))()
+    })
+  }
+  return asked
+}
+
+const releaseAskers = (askers: (() => void)[]) => () => {
+  for (const resolve of askers) resolve()
+}
+
+/** Runs while asked, or while e-mails are left, and this worker may run jobs. */
+async function runWhileAsked(ctx: WorkerContext) {
+  const { jobs } = ctx
+  while ((jobs.next.length > 0 || jobs.mailBacklog) && mayRunJobs(ctx)) {
+    const askers = jobs.next.splice(0)
+    try {
+      await runJobs(ctx)
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'running the jobs queue failed; the next run tries again')
+    } finally {
+      releaseAskers(askers)()
+    }
+  }
+}
+
 const fulfilmentJobs = (ctx: WorkerContext) =>
   runFulfilmentJobs(ctx.payload, { settings: ctx.settings, mayGoOn: stillHolding(ctx) })
 
 /**
- * A judgement made an order PAID (its delivery queued with the change): the delivery queue runs
- * now rather than at the end of the pass, which may wait for the chain's budget. The pay screen
- * asks for the download link 2.5 s after it sees PAID. A failure is logged; the jobs step runs
- * the queue again.
- */
-export async function deliverNow(ctx: WorkerContext) {
-  // More looks wait in this pass (a rush): they are judged first, and the pass's jobs step
-  // delivers every order they made PAID together.
-  if (ctx.lease?.lost() || ctx.run.backlog) return
-  try {
-    await runDeliveries(ctx, () => fulfilmentJobs(ctx))
-  } catch (error) {
-    ctx.logger.error(
-      { err: error },
-      'could not run the deliveries of paid orders; the pass runs them',
-    )
-  }
-}
-
-/**
- * The due jobs: deliveries first (the paid e-mails they queue go in the same step), then
+ * One run: the due deliveries first (the paid e-mails they queue go in the same run), then
  * e-mails (unless turned off on purpose: they wait in the outbox, never marked sent) and
- * webhooks, which go even when the deliveries failed (the pass fails after them).
+ * webhooks, which go even when the deliveries failed (the run fails after them).
  *
  * An order left PAID without a delivery queued gets one here, through the shop's own operation
  * (`queueMissingFulfilments`), never delivered by the worker itself: a row from before
@@ -86,18 +99,16 @@ export async function deliverNow(ctx: WorkerContext) {
  * PAID by a change that committed has its job on the queue (queued in that transaction), and a
  * job a killed worker was running is put back by `releaseOrphans`.
  */
-export async function runJobs(ctx: WorkerContext) {
+async function runJobs(ctx: WorkerContext) {
   try {
-    await runDeliveries(ctx, async () => {
-      await queueMissingFulfilments({ payload: ctx.payload })
-      await fulfilmentJobs(ctx)
-    })
+    await queueMissingFulfilments({ payload: ctx.payload })
+    await fulfilmentJobs(ctx)
   } finally {
-    ctx.run.mailBacklog = false
+    ctx.jobs.mailBacklog = false
     const { more } = await runMessageJobs(ctx.payload, {
       email: ctx.settings.emailDelivery !== 'off',
       mayGoOn: stillHolding(ctx),
     })
-    ctx.run.mailBacklog = more
+    ctx.jobs.mailBacklog = more
   }
 }

@@ -10,7 +10,7 @@ import type { Watched } from '../watch/watched'
 import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
 import { processed, processingFailed } from './attention'
 import { streamTrusted } from './trust'
-import { deliverNow } from './jobs'
+import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 import { settleTogether } from './settle-together'
@@ -169,7 +169,7 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
   const recheck = w.recheck
   const settled = await recordAndSettle(ctx, finding, order)
   const undelivered = await afterSettled(ctx, finding, settled, recheck)
-  if (undelivered) await deliverNow(ctx)
+  if (undelivered) void askJobs(ctx)
 }
 
 /**

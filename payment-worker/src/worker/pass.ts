@@ -1,7 +1,7 @@
 import { checkChainAlert, countChainLook, recordChainHealth } from '@shop/cms/engine'
 
 import { lookWithinBudget } from './calls'
-import { runJobs } from './jobs'
+import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 import { checkTip } from './tip'
@@ -9,10 +9,11 @@ import { checkStreamTrust } from './trust'
 import { pickUpRechecks, refreshWatchList } from './watchList'
 
 /**
- * A pass: the looks at the chain, then the jobs queue. The jobs run whatever the looks did
- * (a failing chain source, a failing read of the watch list), so mail and webhooks never wait
- * for the chain; the pass still fails afterwards, and the next one waits its backoff. A lost
- * lease ends the pass before the jobs: another worker runs them.
+ * A pass: the looks at the chain, then a run of the jobs queue asked of the lane (jobs.ts). The
+ * run is asked whatever the looks did (a failing chain source, a failing read of the watch
+ * list), so mail and webhooks never wait for the chain; the pass still fails afterwards, and the
+ * next one waits its backoff. A lost lease ends the pass before the ask: another worker runs
+ * the jobs.
  */
 export async function pass(ctx: WorkerContext) {
   let looksFailed: { error: unknown } | undefined
@@ -25,8 +26,8 @@ export async function pass(ctx: WorkerContext) {
   }
   if (ctx.lease?.lost()) throw new LeaseLostError()
   await reportChainHealth(ctx)
-  // Only the lease holder gets here.
-  await runJobs(ctx)
+  // Only the lease holder gets here. The pass does not wait for the run.
+  ctx.run.jobsAsked = askJobs(ctx)
   if (looksFailed) throw looksFailed.error
 }
 

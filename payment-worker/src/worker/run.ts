@@ -22,6 +22,7 @@ const MAX_BACKOFF_MS = 4_000
 
 export async function runOnce(ctx: WorkerContext) {
   const { run, lease, logger } = ctx
+  run.jobsAsked = undefined
   try {
     if (lease && !(await lease.hold())) {
       run.standingBy = true
@@ -44,9 +45,12 @@ export async function runOnce(ctx: WorkerContext) {
       'payment worker pass failed; retrying with backoff',
     )
   } finally {
+    // A pass is complete, for those who wait for one, once the jobs run it asked for has ended.
     const waiters = run.passWaiters
     run.passWaiters = []
-    for (const resolve of waiters) resolve()
+    void (run.jobsAsked ?? Promise.resolve()).then(() => {
+      for (const resolve of waiters) resolve()
+    })
   }
 }
 
@@ -68,9 +72,8 @@ function delay(ctx: WorkerContext): number {
   if (run.standingBy && lease) return lease.renewEveryMs
   if (run.failures > 0)
     return Math.min(MAX_BACKOFF_MS, settings.workerFastPollMs * 2 ** Math.min(run.failures, 10))
-  // More is due than one pass may ask, or e-mails are left: go on at once (the client still
-  // spaces the calls).
-  return run.backlog || run.mailBacklog || ctx.push.queue.length > 0 ? 0 : settings.workerFastPollMs
+  // More is due than one pass may ask: go on at once (the client still spaces the calls).
+  return run.backlog || ctx.push.queue.length > 0 ? 0 : settings.workerFastPollMs
 }
 
 function schedule(ctx: WorkerContext) {

@@ -4,7 +4,7 @@ import { inOneTransaction, settlesInGroups, slugs } from '@shop/cms/engine'
 import { recordsWithoutChain } from '../process-order'
 import type { Finding } from './judge'
 import { afterSettled, judgedWithoutDatabase, recordAndSettle } from './judge'
-import { deliverNow } from './jobs'
+import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 
@@ -57,7 +57,7 @@ export async function settleTogether(
       done.add(finding.w.id)
     }
   }
-  if (undelivered) await deliverNow(ctx)
+  if (undelivered) void askJobs(ctx)
   return done
 }
 

@@ -125,12 +125,21 @@ export type WorkerContext = WorkerDeps & {
   inLook: Map<Watched, number>
   /** Judgements of one order run one after the other (a look's, and a push's beside the loop). */
   judging: Map<string, Promise<void>>
+  /** The jobs lane (jobs.ts): one run of the jobs queue at a time, beside the passes. */
+  jobs: {
+    /** The run under way, and the runs after it while asked. */
+    running?: Promise<void>
+    /** Those who asked for a run while one was under way: the next run is theirs. */
+    next: (() => void)[]
+    /** E-mails were left by the last run (its time spent): the next run starts at once. */
+    mailBacklog: boolean
+  }
   run: {
     passes: number
     /** More is due than the last pass could ask: the next one starts at once. */
     backlog: boolean
-    /** E-mails were left by the last jobs step (its time spent): the next pass starts at once. */
-    mailBacklog: boolean
+    /** The jobs run the last pass asked for: a pass is complete, for a test, once it has run. */
+    jobsAsked?: Promise<void>
     /** Failed passes in a row. */
     failures: number
     /** The end of the last pass whose looks all succeeded while orders were watched. */
@@ -205,10 +214,10 @@ export function createContext(
     },
     inLook: new Map(),
     judging: new Map(),
+    jobs: { next: [], mailBacklog: false },
     run: {
       passes: 0,
       backlog: false,
-      mailBacklog: false,
       failures: 0,
       lastLookOkAt: null,
       stopped: false,
