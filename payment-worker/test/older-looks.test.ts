@@ -159,7 +159,7 @@ describe('a look at older orders waiting for its request', () => {
     })
   })
 
-  it("delivers and mails the order it made PAID while the older look waits", async () => {
+  it('delivers and mails the order it made PAID while the older look waits', async () => {
     const orderId = await createOrder(h.shop, pdfId)
     await whileOlderLookHeld(async (before) => {
       await payAndSeeDetected(orderId)

@@ -75,7 +75,10 @@ const ordersNeedingAttention = async () => {
  * expire) and a paid one. The bad order is paid short and then expires, so every look at it
  * tries to settle it; the worker must detect, settle and mail the others whatever happens to it.
  */
-async function aroundOneBadOrder(makeBad: (orderId: string) => Promise<void>) {
+async function aroundOneBadOrder(
+  makeBad: (orderId: string) => Promise<void>,
+  judged: (order: Awaited<ReturnType<typeof getOrder>>) => boolean,
+) {
   const before = await createOrder(h.shop, pdfId, { userEmail: 'before@example.com' })
   const bad = await createOrder(h.shop, pdfId, { userEmail: 'bad@example.com' })
   await makeBad(bad)
@@ -83,6 +86,9 @@ async function aroundOneBadOrder(makeBad: (orderId: string) => Promise<void>) {
   const after = await createOrder(h.shop, pdfId, { userEmail: 'after@example.com' })
   await pay(bad, '0.1') // short: 0.3725 BSV are due
   await waitFor(async () => (await paymentsOf(h.shop.payload, bad)).length === 1)
+  // The worker's judgement of the short payment is over (the payment is recorded before it):
+  // a write of that judgement could otherwise put back the expiry moved below.
+  await waitFor(async () => judged(await getOrder(h.shop.payload, bad)))
   // Past its expiry, written as a raw row: Payload's own update may refuse this order.
   await runSql(h.shop.payload, 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?', [
     new Date(Date.now() - 1000).toISOString(),
@@ -102,13 +108,16 @@ async function aroundOneBadOrder(makeBad: (orderId: string) => Promise<void>) {
 
 describe('an order the shop cannot settle', () => {
   it('stored with an e-mail Payload refuses, paid short, expiring: settled like any other, and nothing else stops', async () => {
-    const { bad } = await aroundOneBadOrder(async (orderId) => {
-      // As checkout's own insert stored it before the e-mail rule: never validated by Payload.
-      await runSql(h.shop.payload, 'UPDATE orders SET user_email = ? WHERE id = ?', [
-        'bad;mail@b.co',
-        orderId,
-      ])
-    })
+    const { bad } = await aroundOneBadOrder(
+      async (orderId) => {
+        // As checkout's own insert stored it before the e-mail rule: never validated by Payload.
+        await runSql(h.shop.payload, 'UPDATE orders SET user_email = ? WHERE id = ?', [
+          'bad;mail@b.co',
+          orderId,
+        ])
+      },
+      (order) => order.status === 'UNDERPAID',
+    )
     const settled = await waitForStatus(h.shop.payload, bad, 'EXPIRED')
     expect(settled.userEmail).toBe('bad;mail@b.co')
     expect(settled.amountSatoshiReceived).toBe(10_000_000)
@@ -121,17 +130,20 @@ describe('an order the shop cannot settle', () => {
     // breaks one of its own rules: its judgement throws on every look until that is repaired.
     let refused = ''
     let repair = async () => {}
-    const { bad } = await aroundOneBadOrder(async (orderId) => {
-      refused = orderId
-      repair = await refuseWrites(h.shop.payload, {
-        name: 'refuse_one_order',
-        table: 'orders',
-        before: 'UPDATE',
-        when: `OLD.id = '${orderId}' AND (NEW.status IS DISTINCT FROM OLD.status
+    const { bad } = await aroundOneBadOrder(
+      async (orderId) => {
+        refused = orderId
+        repair = await refuseWrites(h.shop.payload, {
+          name: 'refuse_one_order',
+          table: 'orders',
+          before: 'UPDATE',
+          when: `OLD.id = '${orderId}' AND (NEW.status IS DISTINCT FROM OLD.status
           OR NEW.amount_satoshi_received IS DISTINCT FROM OLD.amount_satoshi_received)`,
-        message: 'this order row is refused',
-      })
-    })
+          message: 'this order row is refused',
+        })
+      },
+      (order) => order.attention !== null && order.attention !== undefined,
+    )
     expect(bad).toBe(refused)
 
     // The owner sees it among the orders needing attention, with the reason.
