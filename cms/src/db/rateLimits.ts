@@ -1,6 +1,7 @@
 import type { Payload } from 'payload'
 
 import { slugs } from '../collections/slugs'
+import type { PgPool } from './engine'
 import { dateOf, engineOf, mongo, postgres, preparedQuery, sqlite, withoutSync } from './engine'
 
 /**
@@ -19,7 +20,7 @@ export async function countRateLimitHit({
   key: string
   windowMs: number
   delta: 1 | -1
-}): Promise<{ hits: number; resetAt: Date }> {
+}): Promise<Counted> {
   const now = new Date()
   const resetAt = new Date(now.getTime() + windowMs)
   const first = Math.max(delta, 0)
@@ -91,9 +92,48 @@ export async function sweepRateLimits({ payload, before }: { payload: Payload; b
   })
 }
 
+const COUNT_ON_POSTGRES = `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (key) DO UPDATE SET
+       hits = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.hits
+         ELSE greatest(rate_limits.hits + $5, 0) END,
+       reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.reset_at ELSE rate_limits.reset_at END,
+       updated_at = excluded.updated_at
+     RETURNING hits, reset_at`
+
+/**
+ * A turn's hits in one statement: each key once with its number of hits, in the keys' order (a
+ * second web process's statement locks the same rows in the same order, so the two never
+ * deadlock), a new window started where the last one ended.
+ */
+const COUNT_TURN_ON_POSTGRES = `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at)
+     SELECT t.key, t.hits, t.reset_at, $4, $4
+       FROM unnest($1::varchar[], $2::numeric[], $3::timestamptz[]) AS t(key, hits, reset_at)
+       ORDER BY t.key
+     ON CONFLICT (key) DO UPDATE SET
+       hits = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.hits
+         ELSE rate_limits.hits + excluded.hits END,
+       reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.reset_at ELSE rate_limits.reset_at END,
+       updated_at = excluded.updated_at
+     RETURNING key, hits, reset_at`
+
+type Counted = { hits: number; resetAt: Date }
+type TurnHit = {
+  key: string
+  resetAt: Date
+  now: Date
+  resolve: (counted: Counted) => void
+  reject: (error: unknown) => void
+}
+
+/** The hits counted in this turn of the event loop, per pool, written at its end. */
+const turnHits = new WeakMap<PgPool, TurnHit[]>()
+
 /**
  * PostgreSQL: the same conditional upsert; concurrent hits on one key wait for its row in turn,
- * each adding to the count the one before it left.
+ * each adding to the count the one before it left. The hits (delta 1) of one turn of the event
+ * loop, a rush's checkouts, go in one statement: each was a transaction of its own, one of
+ * checkout's two per order. A hit taken back (delta -1, rare) goes alone: its floor at 0 makes
+ * the counts it leaves depend on every hit before it.
  */
 async function countOnPostgres({
   payload,
@@ -107,19 +147,73 @@ async function countOnPostgres({
   resetAt: Date
   now: Date
   delta: 1 | -1
-}): Promise<{ hits: number; resetAt: Date }> {
+}): Promise<Counted> {
+  const pool = postgres(payload)
+  if (delta === 1)
+    return new Promise<Counted>((resolve, reject) => {
+      let pending = turnHits.get(pool)
+      if (!pending) {
+        pending = []
+        turnHits.set(pool, pending)
+        setImmediate(() => void countTurn(pool))
+      }
+      pending.push({ key, resetAt, now, resolve, reject })
+    })
+  return countAlone(pool, { key, resetAt, now }, delta)
+}
+
+async function countAlone(
+  pool: PgPool,
+  { key, resetAt, now }: Pick<TurnHit, 'key' | 'resetAt' | 'now'>,
+  delta: 1 | -1,
+): Promise<Counted> {
   const first = Math.max(delta, 0)
-  const result = await preparedQuery(
-    postgres(payload),
-    `INSERT INTO rate_limits (key, hits, reset_at, updated_at, created_at) VALUES ($1, $2, $3, $4, $4)
-     ON CONFLICT (key) DO UPDATE SET
-       hits = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.hits
-         ELSE greatest(rate_limits.hits + $5, 0) END,
-       reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN excluded.reset_at ELSE rate_limits.reset_at END,
-       updated_at = excluded.updated_at
-     RETURNING hits, reset_at`,
-    [key, first, resetAt.toISOString(), now.toISOString(), delta],
-  )
+  const result = await preparedQuery(pool, COUNT_ON_POSTGRES, [
+    key,
+    first,
+    resetAt.toISOString(),
+    now.toISOString(),
+    delta,
+  ])
   const row = result.rows[0]
   return { hits: Number(row?.hits ?? first), resetAt: dateOf(row?.reset_at) }
+}
+
+/**
+ * Writes the turn's hits. A key counted n times whose row holds F after the statement gave its
+ * hits F - n + 1 ... F, in the order they came, as n statements one after the other would have.
+ * When the statement fails, each hit is counted alone, and fails alone.
+ */
+async function countTurn(pool: PgPool) {
+  const hits = turnHits.get(pool) ?? []
+  turnHits.delete(pool)
+  if (hits.length === 1) {
+    const [hit] = hits as [TurnHit]
+    await countAlone(pool, hit, 1).then(hit.resolve, hit.reject)
+    return
+  }
+  const byKey = new Map<string, TurnHit[]>()
+  for (const hit of hits) byKey.set(hit.key, [...(byKey.get(hit.key) ?? []), hit])
+  const keys = [...byKey.keys()].sort()
+  // The turn's latest moment: a window that ended by then starts afresh.
+  const now = new Date(Math.max(...hits.map((hit) => hit.now.getTime())))
+  let rows: Map<string, Record<string, unknown>>
+  try {
+    const result = await preparedQuery(pool, COUNT_TURN_ON_POSTGRES, [
+      keys,
+      keys.map((key) => byKey.get(key)!.length),
+      keys.map((key) => byKey.get(key)![0]!.resetAt.toISOString()),
+      now.toISOString(),
+    ])
+    rows = new Map(result.rows.map((row) => [String(row.key), row]))
+  } catch {
+    for (const hit of hits) await countAlone(pool, hit, 1).then(hit.resolve, hit.reject)
+    return
+  }
+  for (const [key, keyHits] of byKey) {
+    const row = rows.get(key)
+    const total = Number(row?.hits ?? keyHits.length)
+    const resetAt = dateOf(row?.reset_at)
+    keyHits.forEach((hit, i) => hit.resolve({ hits: total - keyHits.length + 1 + i, resetAt }))
+  }
 }

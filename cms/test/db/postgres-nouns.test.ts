@@ -16,6 +16,7 @@ import { releaseReservedStock, reserveStock, reserveStockForOrder } from '../../
 import type { NewOrderFields } from '../../src/db/storeNewOrder'
 import { storeNewOrder } from '../../src/db/storeNewOrder'
 import { orderFields } from '../support/postgresRaces'
+import { watchStatements } from '../support/sql'
 import { createPrintedBook, getOrder } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -228,6 +229,29 @@ describe('the database primitives on PostgreSQL', () => {
     expect(left.docs.map((d) => d.key)).toEqual(['pg-ended'])
     await resetRateLimit({ payload: shop.payload, key: 'pg-ended' })
     expect((await hit('pg-ended')).hits).toBe(1)
+  })
+
+  it("counts one turn's rate-limit hits in one statement, each key's in the order they came", async () => {
+    // A rush's checkouts each count a hit: a statement (a transaction) each was one of
+    // checkout's two commits per order on PostgreSQL.
+    const hit = (key: string) =>
+      countRateLimitHit({ payload: shop.payload, key, windowMs: 60_000, delta: 1 })
+    const watch = watchStatements(shop.payload)
+    const first = await Promise.all(
+      ['pg-turn-b', 'pg-turn-a', 'pg-turn-b', 'pg-turn-a', 'pg-turn-b'].map(hit),
+    ).finally(() => watch.restore())
+    expect(watch.statements.filter((sql) => sql.includes('rate_limits'))).toHaveLength(1)
+    expect(first.map((r) => r.hits)).toEqual([1, 1, 2, 2, 3])
+    // The next turn goes on from the counts the last one left; a hit taken back goes alone.
+    const next = await Promise.all([hit('pg-turn-a'), hit('pg-turn-b')])
+    expect(next.map((r) => r.hits)).toEqual([3, 4])
+    const back = await countRateLimitHit({
+      payload: shop.payload,
+      key: 'pg-turn-a',
+      windowMs: 60_000,
+      delta: -1,
+    })
+    expect(back.hits).toBe(2)
   })
 
   it('gives each concurrent sign-in attempt on one account a turn of its own', async () => {
