@@ -36,8 +36,8 @@ const isLastTry = (job: JobLog, slug: string, retries: number) =>
  * queued by the Orders seam with the change to PAID, a buyer's request for new download links,
  * and each outbox row (an e-mail, a webhook
  * delivery), whose job is queued in the same transaction that inserts it (the collections'
- * afterChange hooks). The payment worker that holds the lease runs the due ones every pass
- * (`runDueJobs`). Retries and backoff are Payload's; only the lease holder runs jobs, so a job
+ * afterChange hooks). The payment worker that holds the lease runs the due ones in its jobs lane,
+ * beside its passes (`runDueJobs` runs them the same way). Retries and backoff are Payload's; only the lease holder runs jobs, so a job
  * never runs in two processes at once (decision 011). Nobody runs or queues jobs over HTTP.
  */
 export function shopJobs(env: Env): JobsConfig {
@@ -199,8 +199,8 @@ export async function runMessageJobs(
 }
 
 /**
- * Runs the due jobs of every queue, as the payment worker's jobs step does while it holds the
- * lease: deliveries first, so the paid e-mails they queue go in the same run.
+ * Runs the due jobs of every queue, as a run of the payment worker's jobs lane does while it
+ * holds the lease: deliveries first, so the paid e-mails they queue go in the same run.
  */
 export async function runDueJobs(
   payload: Payload,
