@@ -184,20 +184,25 @@ async function outputsOf(
 }
 
 /**
- * Whether recording this look needs nothing more from the chain: every transaction it found is
- * recorded already, and no recorded payment is missing from it (judging one asks the chain).
- * Such looks (a block confirming payments, a deadline passing) are settled together.
+ * What recording this look needs from the chain: the ids of the transactions it found that are
+ * not recorded yet (their raw transactions say what they pay), or null when it needs more: a
+ * recorded payment missing from a full look, or an invalidated one found again (judging either
+ * asks the chain). Such looks, once those raw transactions are in hand (a rush's payments, a
+ * block confirming them, a deadline passing), are recorded and settled together.
  */
-export function recordsWithoutChain(
+export function transactionsToFetch(
   payments: readonly Payment[],
   transactions: readonly AddressTransaction[],
   fullLook: boolean,
-): boolean {
-  const recorded = new Set(payments.filter((p) => !p.invalidatedAt).map((p) => p.txid))
-  if (!transactions.every((t) => recorded.has(t.txid))) return false
-  if (!fullLook) return true
-  const found = new Set(transactions.map((t) => t.txid))
-  return [...recorded].every((txid) => found.has(txid))
+): string[] | null {
+  const valid = new Set(payments.filter((p) => !p.invalidatedAt).map((p) => p.txid))
+  const known = new Set(payments.map((p) => p.txid))
+  if (transactions.some((t) => known.has(t.txid) && !valid.has(t.txid))) return null
+  if (fullLook) {
+    const found = new Set(transactions.map((t) => t.txid))
+    if (![...valid].every((txid) => found.has(txid))) return null
+  }
+  return [...new Set(transactions.filter((t) => !known.has(t.txid)).map((t) => t.txid))]
 }
 
 /** One output the look found, recorded or brought up to date; true when the database changed. */

@@ -29,6 +29,9 @@ afterAll(async () => {
   await h?.close()
 })
 
+const pay = async (orderId: string) =>
+  expect((await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })).status).toBe(200)
+
 const runCrashingWorker = async (crashAt: string) => {
   const worker = spawnTs('payment-worker/src/main.ts', {
     ...sharedShopEnv(),
@@ -49,17 +52,18 @@ describe('a worker killed between recording a payment and delivering the order',
   it('loses no payment and fulfils exactly once after a restart', async () => {
     const afterRecord = await createOrder(h.shop, pdfId)
     const beforeFulfil = await createOrder(h.shop, pdfId)
-    for (const id of [afterRecord, beforeFulfil]) {
-      expect((await api(h.shop, `/api/test-mode/orders/${id}/pay`, { body: {} })).status).toBe(200)
-    }
+    // One order paid: its look's new payment is judged on its own (a look's several are
+    // recorded together with their orders' statuses, below).
+    await pay(afterRecord)
 
-    // Dies right after writing the first Payment row: nothing settled yet.
+    // Dies right after writing the Payment row: nothing settled yet.
     await runCrashingWorker('after-record')
     const payments = await h.shop.payload.find({
       collection: slugs.payments,
       where: { order: { in: [afterRecord, beforeFulfil] } },
     })
-    expect(payments.totalDocs).toBeGreaterThanOrEqual(1)
+    expect(payments.totalDocs).toBe(1)
+    await pay(beforeFulfil)
 
     // Dies while making an order PAID, just before its delivery is queued. The status and its
     // queued delivery commit together (the Orders seam), so the death leaves neither: no order
@@ -266,6 +270,36 @@ describe('a worker killed inside the job that delivers a paid order', () => {
       expect((await getOrder(h.shop.payload, orderId)).fulfilledAt).toBe(delivered.fulfilledAt)
     } finally {
       await next.stop()
+    }
+  })
+})
+
+describe("a worker killed while recording a look's new payments", () => {
+  it("leaves neither the payments nor their orders' statuses, which commit together", async () => {
+    const orders = [await createOrder(h.shop, pdfId), await createOrder(h.shop, pdfId)]
+    for (const id of orders) await pay(id)
+    // Dies right after recording the first order's payment, inside the group's transaction.
+    // Before, each payment committed on its own first: the death left it recorded, its order
+    // still waiting.
+    await runCrashingWorker('after-record')
+    const recorded = await h.shop.payload.count({
+      collection: slugs.payments,
+      where: { order: { in: orders } },
+    })
+    expect(recorded.totalDocs).toBe(0)
+    for (const id of orders)
+      expect((await getOrder(h.shop.payload, id)).status).toBe('AWAITING_PAYMENT')
+
+    // The next worker records and settles both, once each.
+    await h.worker.runOnce()
+    for (const id of orders) {
+      const order = await waitForStatus(h.shop.payload, id, 'PAID')
+      expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+      const payments = await h.shop.payload.count({
+        collection: slugs.payments,
+        where: { order: { equals: id } },
+      })
+      expect(payments.totalDocs).toBe(1)
     }
   })
 })

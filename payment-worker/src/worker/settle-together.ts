@@ -1,7 +1,7 @@
 import type { Order, Payment } from '@shop/cms/engine'
 import { inOneTransaction, settlesInGroups, slugs } from '@shop/cms/engine'
 
-import { recordsWithoutChain } from '../process-order'
+import { transactionsToFetch } from '../process-order'
 import type { Finding } from './judge'
 import { afterSettled, judgedWithoutDatabase, recordAndSettle } from './judge'
 import { askJobs } from './jobs'
@@ -9,9 +9,10 @@ import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 
 /**
- * The orders of one look that are settled together: those whose record needs nothing more from
- * the chain (every transaction found is recorded already and none is missing), as after a block
- * confirms a rush of payments or when a crowd of orders passes its deadline. Their orders and
+ * The orders of one look that are settled together: those whose record needs nothing from the
+ * chain but the raw transactions of the payments it found (fetched first, outside any
+ * transaction), as when a rush pays, a block confirms its payments, or a crowd of orders passes
+ * its deadline. Their orders and
  * payments are read in two queries, and on SQLite (`settlesInGroups`) each group of `GROUP` is
  * recorded and settled in one
  * transaction (the status changes, their history, the deliveries and copies they cause), so a
@@ -36,20 +37,20 @@ export async function settleTogether(
   }
   if (toRecord.length < 2 || !settlesInGroups(ctx.payload)) return done
   const { orders, payments } = await readTogether(ctx, toRecord)
-  const ready = toRecord.filter((f) => {
+  const ready = toRecord.flatMap((f) => {
     const order = orders.get(f.w.id)
-    return (
-      order &&
-      !order.attentionSince &&
-      recordsWithoutChain(payments.get(f.w.id) ?? [], f.transactions, f.batch.scope === 'all')
-    )
+    if (!order || order.attentionSince) return []
+    const fullLook = f.batch.scope === 'all'
+    const toFetch = transactionsToFetch(payments.get(f.w.id) ?? [], f.transactions, fullLook)
+    return toFetch ? [{ finding: f, toFetch }] : []
   })
   let undelivered = false
   for (let i = 0; i < ready.length; i += GROUP) {
     // Renewed between groups, outside their transactions: back-to-back groups would otherwise
     // keep the lease's own renewal from the database until the lease ran out.
     if (ctx.lease && !(await ctx.lease.hold())) throw new LeaseLostError()
-    const group = ready.slice(i, i + GROUP)
+    const group = await withRawTransactions(ctx, ready.slice(i, i + GROUP))
+    if (group.length === 0) continue
     const settled = await settleGroup(ctx, group, orders, payments)
     if (!settled) continue
     for (const [index, finding] of group.entries()) {
@@ -59,6 +60,45 @@ export async function settleTogether(
   }
   if (undelivered) void askJobs(ctx)
   return done
+}
+
+/**
+ * The group's findings with the raw transactions of their new payments in hand (and the times
+ * of the blocks they were mined in, which say whether a late look's payment came in time),
+ * asked of the chain before the group's transaction: a group never holds the database's writer
+ * while it waits for the chain. A finding whose raw transaction the chain does not give is left
+ * to be judged on its own, which asks again and retries it.
+ */
+async function withRawTransactions(
+  ctx: WorkerContext,
+  group: readonly { finding: Finding; toFetch: readonly string[] }[],
+): Promise<Finding[]> {
+  const ready: Finding[] = []
+  // One after the other, as a look's calls go: the client spaces them within its budget.
+  for (const { finding, toFetch } of group) {
+    if (toFetch.length === 0) {
+      ready.push(finding)
+      continue
+    }
+    try {
+      const hex = new Map(finding.knownHex)
+      for (const txid of toFetch)
+        if (!hex.has(txid)) hex.set(txid, await ctx.chain.getTransactionHex(txid))
+      const heights = new Set(
+        finding.transactions
+          .filter((t) => toFetch.includes(t.txid) && t.height !== null)
+          .map((t) => t.height!),
+      )
+      for (const height of heights) await ctx.chain.getBlockTime(height)
+      ready.push({ ...finding, knownHex: hex })
+    } catch (error) {
+      ctx.logger.warn(
+        { err: error, orderId: finding.w.id },
+        'could not fetch a payment found for this order; it is judged on its own',
+      )
+    }
+  }
+  return ready
 }
 
 /** The orders and their payments, read at once. */
