@@ -36,9 +36,10 @@ const isLastTry = (job: JobLog, slug: string, retries: number) =>
  * queued by the Orders seam with the change to PAID, a buyer's request for new download links,
  * and each outbox row (an e-mail, a webhook
  * delivery), whose job is queued in the same transaction that inserts it (the collections'
- * afterChange hooks). The payment worker that holds the lease runs the due ones in its jobs lane,
- * beside its passes (`runDueJobs` runs them the same way). Retries and backoff are Payload's; only the lease holder runs jobs, so a job
- * never runs in two processes at once (decision 011). Nobody runs or queues jobs over HTTP.
+ * afterChange hooks). The payment worker that holds the lease runs the due ones in its jobs
+ * lane, beside its passes (`runDueJobs` runs them the same way). Retries and backoff are
+ * Payload's; only the lease holder runs jobs, so a job never runs in two processes at once
+ * (decision 011). Nobody runs or queues jobs over HTTP.
  */
 export function shopJobs(env: Env): JobsConfig {
   const fulfilOrder: TaskConfig<{ input: { orderId: string }; output: { status: string | null } }> =

@@ -103,9 +103,9 @@ export async function deliverPaidOrder({
  * Paid orders that no fulfilment job will deliver get one: rows made PAID before delivery was a
  * job (the worker delivered them by itself then), and orders whose job gave up after its last
  * retry (their owner already sees them as needing attention). The payment worker calls it in
- * every run of its jobs lane, so such an order is retried for as long as it stays PAID, as it was before
- * delivery was a job; a job still waiting, or left running by a worker that died (put back by
- * `releaseOrphanedJobs`), is enough. Returns how many it queued.
+ * every run of its jobs lane, so such an order is retried for as long as it stays PAID, as it
+ * was before delivery was a job; a job still waiting, or left running by a worker that died (put
+ * back by `releaseOrphanedJobs`), is enough. Returns how many it queued.
  */
 export async function queueMissingFulfilments({
   payload,
@@ -163,9 +163,9 @@ const DELIVERY_POLL_MS = 100
 
 /**
  * Waits until the order is delivered (or moved on from PAID), at most `timeoutMs`: the worker
- * runs the fulfilment queue at every change to PAID and every pass (WORKER_FAST_POLL_MS apart), so the owner
- * who marks an order paid is answered with it delivered (a printed book in PROCESSING_DELIVERY,
- * ready to ship). Without a worker the answer comes after `timeoutMs`, still PAID; the delivery
+ * runs the fulfilment queue at every change to PAID it makes and after every pass
+ * (WORKER_FAST_POLL_MS apart), so the owner who marks an order paid is answered with it
+ * delivered (a printed book in PROCESSING_DELIVERY, ready to ship). Without a worker the answer comes after `timeoutMs`, still PAID; the delivery
  * waits on the queue. Reads only: nothing is held while it waits.
  */
 export async function awaitDelivery({
