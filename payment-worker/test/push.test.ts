@@ -163,6 +163,49 @@ describe('the push stream', () => {
     expect(await statusOf(rush[0]!)).toBe('AWAITING_PAYMENT')
   })
 
+  it('judges a crowd of pushed payments together: payments and statuses in a few transactions', async () => {
+    const crowd: string[] = []
+    for (let i = 0; i < 10; i += 1) crowd.push(await createOrder(h.shop, pdfId))
+    // The worker has read them, looked at them and sent their "order created" e-mails.
+    await worker.runOnce()
+    // The stream's messages are held, then handed over at once, as a rush's arrive.
+    const held: Parameters<PaymentWorker['pushed']['transaction']>[0][] = []
+    listener = { ...worker, pushed: { ...worker.pushed, transaction: (tx) => held.push(tx) } }
+    try {
+      for (const id of crowd)
+        expect((await api(h.shop, `/api/test-mode/orders/${id}/pay`, { body: {} })).status).toBe(
+          200,
+        )
+      await waitFor(async () => held.length >= crowd.length)
+    } finally {
+      listener = worker
+    }
+    const db = h.shop.payload.db
+    const begin = db.beginTransaction.bind(db)
+    let transactions = 0
+    db.beginTransaction = ((...args: Parameters<typeof begin>) => {
+      transactions += 1
+      return begin(...args)
+    }) as typeof db.beginTransaction
+    try {
+      for (const tx of held) worker.pushed.transaction(tx)
+      await waitFor(
+        async () => (await Promise.all(crowd.map(statusOf))).every((s) => s === 'PAYMENT_DETECTED'),
+        { timeoutMs: 10_000 },
+      )
+    } finally {
+      db.beginTransaction = begin
+    }
+    // The first push is judged alone (the others come while it is); the nine after it in one
+    // transaction. Each payment was recorded in a transaction of its own and its order's change
+    // in another: twenty for ten.
+    expect(transactions).toBeLessThanOrEqual(4)
+    for (const id of crowd) {
+      const order = await getOrder(h.shop.payload, id)
+      expect(order.amountSatoshiReceived).toBe(order.amountSatoshiExpected)
+    }
+  })
+
   it('judges a pushed payment on time by when the stream carried it, not when the worker got to it', async () => {
     // A worker that has not run its first pass yet (starting, or taking over): it keeps what the
     // stream says and gets to the order only after its expiry.

@@ -61,6 +61,14 @@ export async function judge(
     startedAt,
     knownHex,
   }))
+  await judgeFindings(ctx, findings)
+}
+
+/**
+ * Findings of one order each (a look's, or the pushes queued meanwhile, each with its own moment
+ * and batch), judged together where they can be, the others one by one.
+ */
+export async function judgeFindings(ctx: WorkerContext, findings: readonly Finding[]) {
   const together = await oneJudgementAtATime(
     ctx,
     findings.map((f) => f.w.id),

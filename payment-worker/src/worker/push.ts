@@ -2,7 +2,8 @@ import type { PushedTransaction } from '@shop/chain'
 import { verifiedHex } from '@shop/chain'
 import { asOneWorkUnit } from '@shop/cms/engine'
 
-import { judge } from './judge'
+import { judgeFindings } from './judge'
+import type { Watched } from '../watch/watched'
 import type { PushedPayment, WorkerContext } from './state'
 import { sleep } from './state'
 import { checkStreamTrust } from './trust'
@@ -149,10 +150,13 @@ const beingJudged = new WeakSet<PushedPayment>()
  */
 export async function judgePushed(ctx: WorkerContext) {
   const { push, inLook, watch } = ctx
+  // The pushes of a rush judged together (their payments and statuses in a few transactions),
+  // one push an order at a time.
+  const round: { pushed: PushedPayment; w: Watched; due: number }[] = []
   for (const pushed of [...push.queue]) {
     const w = watch.get(pushed.w.id) ?? pushed.w
     // Judged beside the loop and by the loop's own step: each push by one of them.
-    if (inLook.has(w) || beingJudged.has(pushed)) continue
+    if (inLook.has(w) || beingJudged.has(pushed) || round.some((r) => r.w === w)) continue
     if (watch.get(w.id) !== w) {
       // No longer watched (forgotten, or this worker stood by): looked up by its address.
       const tx = { txid: pushed.txid, addresses: [w.address], hex: pushed.hex }
@@ -160,24 +164,34 @@ export async function judgePushed(ctx: WorkerContext) {
       push.queue = push.queue.filter((p) => p !== pushed)
       continue
     }
-    const due = w.nextCheck
     beingJudged.add(pushed)
-    try {
-      await judge(
-        ctx,
-        { scope: 'unconfirmed', orders: [w] },
-        new Map([[w.address, [{ txid: pushed.txid, height: null }]]]),
-        pushed.at,
-        pushed.hex ? new Map([[pushed.txid, pushed.hex]]) : undefined,
-      )
-    } finally {
-      beingJudged.delete(pushed)
-    }
-    push.queue = push.queue.filter((p) => p !== pushed)
-    // A push is no look: the order's next look (a full one, after a block) stays when it was,
-    // unless judging it failed (it then waits for its retry).
-    if (!ctx.failing.has(w.id)) w.nextCheck = Math.min(w.nextCheck, due)
+    round.push({ pushed, w, due: w.nextCheck })
   }
+  if (round.length === 0) return
+  try {
+    await judgeFindings(
+      ctx,
+      round.map(({ pushed, w }) => ({
+        w,
+        batch: { scope: 'unconfirmed', orders: [w] },
+        transactions: [{ txid: pushed.txid, height: null }],
+        // Judged on time or late by the moment the stream carried it, as a look's start.
+        startedAt: pushed.at,
+        knownHex: pushed.hex ? new Map([[pushed.txid, pushed.hex]]) : undefined,
+      })),
+    )
+  } finally {
+    for (const { pushed } of round) beingJudged.delete(pushed)
+  }
+  const judged = new Set(round.map((r) => r.pushed))
+  push.queue = push.queue.filter((p) => !judged.has(p))
+  // A push is no look: the order's next look (a full one, after a block) stays when it was,
+  // unless judging it failed (it then waits for its retry).
+  for (const { w, due } of round)
+    if (!ctx.failing.has(w.id)) w.nextCheck = Math.min(w.nextCheck, due)
+  // An order's later pushes, left for the next round.
+  const ids = new Set(round.map((r) => r.w.id))
+  if (push.queue.some((p) => ids.has(p.w.id) && !beingJudged.has(p))) await judgePushed(ctx)
 }
 
 /**
