@@ -10,6 +10,7 @@ import {
   api,
   createOrder,
   getOrder,
+  payInTestMode,
   productIdOf,
   startPaymentsHarness,
   waitFor,
@@ -29,8 +30,7 @@ afterAll(async () => {
   await h?.close()
 })
 
-const pay = async (orderId: string) =>
-  expect((await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })).status).toBe(200)
+const pay = (orderId: string) => payInTestMode(h.shop, orderId)
 
 const runCrashingWorker = async (crashAt: string) => {
   const worker = spawnTs('payment-worker/src/main.ts', {
@@ -124,9 +124,7 @@ describe('a worker killed between recording a payment and delivering the order',
 describe('a payment already in a block when the worker first sees the order', () => {
   it('is found by the first look, without waiting for another block', async () => {
     const orderId = await createOrder(h.shop, pdfId)
-    expect((await api(h.shop, `/api/test-mode/orders/${orderId}/pay`, { body: {} })).status).toBe(
-      200,
-    )
+    await pay(orderId)
     // Mined before the worker looked: the transaction is no longer in the mempool.
     expect((await api(h.shop, '/api/test-mode/mine', { body: {} })).status).toBe(200)
     await h.worker.runOnce()

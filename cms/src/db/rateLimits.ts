@@ -193,7 +193,11 @@ async function countTurn(pool: PgPool) {
     return
   }
   const byKey = new Map<string, TurnHit[]>()
-  for (const hit of hits) byKey.set(hit.key, [...(byKey.get(hit.key) ?? []), hit])
+  for (const hit of hits) {
+    const ofKey = byKey.get(hit.key)
+    if (ofKey) ofKey.push(hit)
+    else byKey.set(hit.key, [hit])
+  }
   const keys = [...byKey.keys()].sort()
   // The turn's latest moment: a window that ended by then starts afresh.
   const now = new Date(Math.max(...hits.map((hit) => hit.now.getTime())))

@@ -153,10 +153,11 @@ export async function judgePushed(ctx: WorkerContext) {
   // The pushes of a rush judged together (their payments and statuses in a few transactions),
   // one push an order at a time.
   const round: { pushed: PushedPayment; w: Watched; due: number }[] = []
+  const inRound = new Set<Watched>()
   for (const pushed of [...push.queue]) {
     const w = watch.get(pushed.w.id) ?? pushed.w
     // Judged beside the loop and by the loop's own step: each push by one of them.
-    if (inLook.has(w) || beingJudged.has(pushed) || round.some((r) => r.w === w)) continue
+    if (inLook.has(w) || beingJudged.has(pushed) || inRound.has(w)) continue
     if (watch.get(w.id) !== w) {
       // No longer watched (forgotten, or this worker stood by): looked up by its address.
       const tx = { txid: pushed.txid, addresses: [w.address], hex: pushed.hex }
@@ -165,6 +166,7 @@ export async function judgePushed(ctx: WorkerContext) {
       continue
     }
     beingJudged.add(pushed)
+    inRound.add(w)
     round.push({ pushed, w, due: w.nextCheck })
   }
   if (round.length === 0) return
@@ -190,7 +192,7 @@ export async function judgePushed(ctx: WorkerContext) {
   for (const { w, due } of round)
     if (!ctx.failing.has(w.id)) w.nextCheck = Math.min(w.nextCheck, due)
   // An order's later pushes, left for the next round.
-  const ids = new Set(round.map((r) => r.w.id))
+  const ids = new Set([...inRound].map((w) => w.id))
   if (push.queue.some((p) => ids.has(p.w.id) && !beingJudged.has(p))) await judgePushed(ctx)
 }
 

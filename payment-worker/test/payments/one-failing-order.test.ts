@@ -142,7 +142,7 @@ describe('an order the shop cannot settle', () => {
           message: 'this order row is refused',
         })
       },
-      (order) => order.attention !== null && order.attention !== undefined,
+      (order) => Boolean(order.attention),
     )
     expect(bad).toBe(refused)
 
