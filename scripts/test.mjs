@@ -68,6 +68,27 @@ if (checks.some((check) => !check.ok)) {
 // run is what its CPU costs. The load test, which measures memory, runs alone after them. What
 // each group spends: docs/decisions/020.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-vitest-'))
+
+/**
+ * The failed tests of a run's JSON report, a line each with the first line of the failure: what
+ * the summary repeats at the very end, where a log cut to its tail still shows it.
+ */
+function failuresIn(label, testResults = []) {
+  return testResults.flatMap((file) => {
+    const where = path.relative(root, file.name)
+    const failed = file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${label}: ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`)
+    // A file that failed outside its tests (an import, a hook) has no failed test of its own.
+    return failed.length > 0 || file.status !== 'failed'
+      ? failed
+      : [`${label}: ${where}: ${firstLine([file.message])}`]
+  })
+}
+const firstLine = (messages = []) =>
+  String(messages[0] ?? '')
+    .split('\n')[0]
+    .slice(0, 300)
 function vitest(label, projects, extraEnv = {}, files = []) {
   const report = path.join(reports, `${label}.json`)
   const args = [
@@ -89,12 +110,17 @@ function vitest(label, projects, extraEnv = {}, files = []) {
       stdio: 'inherit',
     })
     child.on('exit', (code) => {
-      let counts = { passed: 0, failed: 1, skipped: 0 }
+      let counts = { passed: 0, failed: 1, skipped: 0, failures: [`${label}: no report`] }
       try {
-        const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(
+        const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(
           fs.readFileSync(report, 'utf8'),
         )
-        counts = { passed: numPassedTests, failed: numFailedTests, skipped: numPendingTests }
+        counts = {
+          passed: numPassedTests,
+          failed: numFailedTests,
+          skipped: numPendingTests,
+          failures: failuresIn(label, testResults),
+        }
       } catch {
         // No report: the run itself failed (counted as one failure).
       }
@@ -200,7 +226,13 @@ const lanes = await Promise.all([
                 }
               : {},
           )
-        : { passed: 0, failed: 1, skipped: 0, ok: false }
+        : {
+            passed: 0,
+            failed: 1,
+            skipped: 0,
+            ok: false,
+            failures: ['production: the bundle did not install'],
+          }
     return [browser, production]
   }),
   // The quick unit projects and the PostgreSQL run after the hardening suite, which ends first
@@ -224,7 +256,10 @@ const lanes = await Promise.all([
     ])),
   ]),
 ]).then(([a, b, c]) => [a, ...b, ...c])
-const results = [...lanes, await vitest('load', ['hardening-load'])]
+const results = [...lanes, await vitest('load', ['hardening-load'])].map((r) => ({
+  failures: [],
+  ...r,
+}))
 const { dir: productionApp } = await installing
 if (productionApp) {
   spawnSync('chmod', ['-R', 'u+w', productionApp])
@@ -234,5 +269,6 @@ const passed = results.reduce((n, r) => n + r.passed, 0)
 const failed = results.reduce((n, r) => n + r.failed, 0)
 const skipped = results.reduce((n, r) => n + r.skipped, 0)
 console.log(`[test] vitest: ${((Date.now() - started) / 1000).toFixed(1)} s`)
+for (const failure of results.flatMap((r) => r.failures)) console.log(`[test] failed: ${failure}`)
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(results.every((r) => r.ok) ? 0 : 1)

@@ -15,6 +15,7 @@ import {
   trimPhone,
 } from './hooks/checkShippingDetails'
 import { enforceStatusTransition } from './hooks/enforceStatusTransition'
+import { lockOrderRows } from './hooks/lockOrderRows'
 import { NEW_ORDER_DEFAULTS } from './newOrder'
 import { queueCreatedEmail } from './hooks/queueCreatedEmail'
 import { recordHistory } from './hooks/recordHistory'
@@ -97,6 +98,8 @@ export const Orders: CollectionConfig = {
     { fields: ['status', 'fulfilledAt', 'createdAt'] },
   ],
   hooks: {
+    // Before Payload reads the order it updates: a change committed meanwhile is kept.
+    beforeOperation: [lockOrderRows],
     beforeValidate: [assignOrderId],
     beforeChange: [enforceStatusTransition, recordHistory],
     // What a status change causes; the buyer's "order created" e-mail for an order created
