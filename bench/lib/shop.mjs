@@ -35,6 +35,9 @@ import { outsideServices } from './servers.mjs'
  */
 export let shop
 
+/** The shop's processes log warnings only, unless BENCH_LOG_LEVEL says otherwise (see README). */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn'
+
 const lifted = {
   // The detection section's own orders all come from 127.0.0.1 and one address. (The checkout
   // rush comes from distinct buyers, as through the proxy: the open-order limits stay real.)
@@ -54,7 +57,7 @@ function testModeEnv() {
     DATABASE_URI: `file:${path.join(dataDir, 'shop.db')}`,
     PUBLIC_URL: base,
     DEMO_ADMIN_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL,
   }
 }
 
@@ -128,7 +131,7 @@ export async function productionEnv() {
       SMTP_PORT: String(outside.smtp.port),
       SMTP_FROM: 'Book Shop <shop@example.com>',
       CONFIRMATIONS_REQUIRED: '1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL,
       // As behind the TLS proxy (production test, compose): the buyer's address comes from it.
       TRUST_PROXY: 'loopback',
       ...lifted,
