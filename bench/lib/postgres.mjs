@@ -67,6 +67,9 @@ async function startCluster() {
         : [path.join(bin, 'pg_ctl'), args]
       spawnSync(command, argv, { cwd: dir, stdio: 'ignore' })
     }
+    const kept = process.env.BENCH_LOG_DIR
+    if (kept && fs.existsSync(path.join(dir, 'server.log')))
+      fs.copyFileSync(path.join(dir, 'server.log'), path.join(kept, `postgres-${process.pid}.log`))
     fs.rmSync(dir, { recursive: true, force: true })
   }
   process.once('exit', stop)
@@ -80,6 +83,9 @@ async function startCluster() {
   )
   const port = await freePort()
   const logFile = path.join(dir, 'server.log')
+  // BENCH_PG_OPTIONS adds server settings (`-c log_min_duration_statement=20` logs a run's slow
+  // statements); with BENCH_LOG_DIR the server's log is kept there when the cluster stops.
+  const options = process.env.BENCH_PG_OPTIONS ? ` ${process.env.BENCH_PG_OPTIONS}` : ''
   try {
     runBinary(
       path.join(bin, 'pg_ctl'),
@@ -87,7 +93,7 @@ async function startCluster() {
         '-D',
         data,
         '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${options}`,
         '-l',
         logFile,
         '-w',
