@@ -124,6 +124,10 @@ function vitest(label, projects, extraEnv = {}, files = []) {
       } catch {
         // No report: the run itself failed (counted as one failure).
       }
+      if (code !== 0 && counts.failures.length === 0)
+        counts.failures = [
+          `${label}: Vitest exited with ${code}, outside any test (see its output)`,
+        ]
       const seconds = ((Date.now() - started) / 1000).toFixed(1)
       console.log(
         `[test] ${label}: ${counts.failed === 0 && code === 0 ? 'ok' : 'FAILED'} in ${seconds} s`,

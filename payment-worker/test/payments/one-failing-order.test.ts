@@ -86,8 +86,8 @@ async function aroundOneBadOrder(
   const after = await createOrder(h.shop, pdfId, { userEmail: 'after@example.com' })
   await pay(bad, '0.1') // short: 0.3725 BSV are due
   await waitFor(async () => (await paymentsOf(h.shop.payload, bad)).length === 1)
-  // The worker's judgement of the short payment is over (the payment is recorded before it):
-  // a write of that judgement could otherwise put back the expiry moved below.
+  // The worker's judgement of the short payment is over (the payment is recorded before it), so
+  // the order is judged short first and expired after, as a buyer's would be.
   await waitFor(async () => judged(await getOrder(h.shop.payload, bad)))
   // Past its expiry, written as a raw row: Payload's own update may refuse this order.
   await runSql(h.shop.payload, 'UPDATE orders SET gateway_expires_at = ? WHERE id = ?', [
