@@ -6,7 +6,6 @@ import { openVersionReader } from '../../src/db/catalogueVersion'
 import { ADDRESS_INDEX_COUNTER, claimAddressIndex } from '../../src/db/counters'
 import { consumeDownloadUse } from '../../src/db/downloadTokens'
 import { engineOf, postgres } from '../../src/db/engine'
-import { markOrderShipped } from '../../src/operations/admin/markOrderShipped'
 import { claimLease, releaseLease } from '../../src/db/leases'
 import { countWaitingOrders, waitingCountsOf, waitingOrdersColumns } from '../../src/db/openOrders'
 import { ordersHoldingLiterally } from '../../src/db/orderSearch'
@@ -18,7 +17,7 @@ import type { NewOrderFields } from '../../src/db/storeNewOrder'
 import { storeNewOrder } from '../../src/db/storeNewOrder'
 import { orderFields } from '../support/postgresRaces'
 import { watchStatements } from '../support/sql'
-import { createPrintedBook, getOrder, waitFor } from '../support/shopApi'
+import { createPrintedBook, getOrder } from '../support/shopApi'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
 
@@ -424,83 +423,5 @@ describe('the database primitives on PostgreSQL', () => {
     const sold = await read!()
     expect(sold).not.toBe(added)
     expect(await read!()).toBe(sold)
-  })
-})
-
-/**
- * Payload's update reads an order and writes the whole row back. On PostgreSQL (read committed)
- * the Orders collection takes the row before that read (cms/src/db/orderRowLock.ts), so a change
- * another writer commits while the update waits is read and kept.
- */
-describe("an order's row changed by two writers at once on PostgreSQL", () => {
-  /** Some session of this database waits for a row another holds. */
-  const someoneWaitsForARow = () =>
-    waitFor(
-      async () =>
-        (
-          await postgres(shop.payload).query(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          )
-        ).rows[0]!.waiting === 1,
-    )
-
-  it("keeps the other writer's change, committed while Payload's update waited", async () => {
-    const book = await createPrintedBook(shop.payload, { name: 'Two writers', stock: 2 })
-    const id = await storedId(newOrder(book))
-    const expiresAt = new Date(Date.now() + 60 * 60_000).toISOString()
-    const other = await postgres(shop.payload).connect()
-    try {
-      await other.query('BEGIN')
-      await other.query('UPDATE orders SET attention = $1 WHERE id = $2', [
-        'written by the other writer',
-        id,
-      ])
-      const update = shop.payload.update({
-        collection: slugs.orders,
-        id,
-        data: { gatewayExpiresAt: expiresAt },
-        depth: 0,
-      })
-      await someoneWaitsForARow()
-      await other.query('COMMIT')
-      await update
-    } finally {
-      other.release()
-    }
-    const order = await getOrder(shop.payload, id)
-    expect(order.attention).toBe('written by the other writer')
-    expect(order.gatewayExpiresAt).toBe(expiresAt)
-  })
-
-  it('lets one of two owners ship an order: the second, having waited for the first, is told it changed', async () => {
-    const book = await createPrintedBook(shop.payload, { name: 'Shipped once', stock: 2 })
-    const id = await storedId(newOrder(book))
-    await postgres(shop.payload).query(
-      `UPDATE orders SET status = 'PROCESSING_DELIVERY' WHERE id = $1`,
-      [id],
-    )
-    // The first owner's claim, held open in its transaction.
-    const first = await createLocalReq({}, shop.payload)
-    expect(await initTransaction(first)).toBe(true)
-    const claimed = await shop.payload.update({
-      collection: slugs.orders,
-      where: { and: [{ id: { equals: id } }, { status: { equals: 'PROCESSING_DELIVERY' } }] },
-      data: { status: 'SHIPPED', shippingTrackingNumber: 'FIRST-1' },
-      depth: 0,
-      req: first,
-    })
-    expect(claimed.docs).toHaveLength(1)
-    const second = markOrderShipped({ payload: shop.payload, id, trackingNumber: 'SECOND-2' })
-    await someoneWaitsForARow()
-    await commitTransaction(first)
-    expect(await second).toMatchObject({
-      ok: false,
-      status: 409,
-      error: 'Order changed meanwhile: it is no longer waiting for delivery.',
-    })
-    const order = await getOrder(shop.payload, id)
-    expect(order.status).toBe('SHIPPED')
-    expect(order.shippingTrackingNumber).toBe('FIRST-1')
   })
 })

@@ -4,7 +4,7 @@ import { expect } from 'vitest'
 import { slugs } from '../../src/collections/slugs'
 import type { AdminClient } from '../admin/client'
 import { signedInNewAdmin } from '../admin/client'
-import type { TestShop } from './testShop'
+import type { TestShop, TestShopOptions } from './testShop'
 import { startTestShop } from './testShop'
 
 type Credentials = { email: string; password: string }
@@ -74,8 +74,13 @@ export async function staffJwt(payload: Payload, credentials: Credentials): Prom
  */
 export async function shopWithOwnerAtEveryDoor(
   owner: Credentials,
+  { engine }: Pick<TestShopOptions, 'engine'> = {},
 ): Promise<{ shop: TestShop; admin: AdminClient; cmsCookie: string }> {
-  const shop = await startTestShop({ withCms: true, env: { ORDER_CREATE_RATE_LIMIT: '1000' } })
+  const shop = await startTestShop({
+    engine,
+    withCms: true,
+    env: { ORDER_CREATE_RATE_LIMIT: '1000' },
+  })
   const admin = await signedInNewAdmin(shop, owner)
   const cmsCookie = await cmsSessionCookie(shop, owner)
   return { shop, admin, cmsCookie }
