@@ -189,6 +189,7 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/one-failing-order.test.ts',
   'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/lease.test.ts',
+  'payment-worker/test/watch-list-reads.test.ts',
   // A rush of 300 paid orders settled together, the worker SIGKILLed in the middle.
   'payment-worker/test/payments/rush.test.ts',
   // A worker dying inside the job that delivers a paid order (WORKER_CRASH_AT), and after

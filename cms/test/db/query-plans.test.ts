@@ -106,9 +106,9 @@ const NAMED: NamedQuery[] = [
       /from orders where \(status in \(\?\) or \(status in \(\?\) and gateway_expires_at > \?\)\)( order by|$)/i,
   },
   {
-    name: "the worker's watch list, the orders new since its last read",
+    name: "the worker's watch list, the orders new since its last read (less those it watches)",
     matches:
-      /from orders where \(\(status in \(\?\) or \(status in \(\?\) and gateway_expires_at > \?\)\) and created_at > \?\)/i,
+      /from orders where \(\(status in \(\?\) or \(status in \(\?\) and gateway_expires_at > \?\)\) and created_at > \?( and id not in \(\?\))?\)/i,
   },
   {
     name: 'the watched orders paid to the addresses a push names',

@@ -52,11 +52,13 @@ export function newWatchedOrdersWhere(
   now: number,
   since: number,
   settings: { monitoringWindowHours: number; lateWatchDays: number },
+  known: readonly string[] = [],
 ): Where {
   return {
     and: [
       watchedOrdersWhere(now, settings),
       { createdAt: { greater_than: new Date(since).toISOString() } },
+      ...(known.length > 0 ? [{ id: { not_in: [...known] } }] : []),
     ],
   }
 }

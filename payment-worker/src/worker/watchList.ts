@@ -15,8 +15,9 @@ import type { WorkerContext } from './state'
 
 /**
  * What to watch: the orders the watch query finds, kept in memory (all of them reloaded every
- * minute, new ones picked up every pass), the owner's re-checks, and the orders a push paid
- * before the worker read them (looked up by address).
+ * minute, new ones picked up every pass and between calls, each read of new orders leaving out
+ * the ones already watched), the owner's re-checks, and the orders a push paid before the worker
+ * read them (looked up by address).
  */
 
 const FULL_RELOAD_MS = 60_000
@@ -27,6 +28,8 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
+/** At most this many watched orders are left out of a read of new orders by id. */
+const MAX_LEFT_OUT = 10_000
 /** Slack between the web process's clock (an order's createdAt) and the worker's. */
 const CLOCK_MARGIN_MS = 2_000
 type WatchedOrder = Pick<
@@ -141,9 +144,10 @@ async function forEachWatchedPage(
 export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnly = false } = {}) {
   const { settings } = ctx
   const full = !newOnly && now - ctx.list.lastFullReload >= FULL_RELOAD_MS
+  const since = ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS
   const where = full
     ? watchedOrdersWhere(now, settings)
-    : newWatchedOrdersWhere(now, ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS, settings)
+    : newWatchedOrdersWhere(now, since, settings, watchedSince(ctx, since))
   const seen = new Set<string>()
   await forEachWatchedPage(ctx, where, (orders) => {
     if (full) for (const order of orders) seen.add(order.id)
@@ -155,6 +159,18 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
       if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(ctx, id)
     ctx.list.lastFullReload = now
   }
+}
+
+/**
+ * The watched orders created after `since`: what a read of new orders would return again (a rush
+ * of a thousand checkouts is all inside its look-back), so it leaves them out.
+ */
+function watchedSince(ctx: WorkerContext, since: number): string[] {
+  const ids: string[] = []
+  for (const w of ctx.watch.values()) if (w.createdAt > since) ids.push(w.id)
+  // Past this many (beyond any rush checkout can take in a few seconds) the read takes them all
+  // again rather than send a statement longer than SQLite's limit on parameters.
+  return ids.length <= MAX_LEFT_OUT ? ids : []
 }
 
 /** Orders read from the database, watched (or brought up to date). */
