@@ -7,7 +7,7 @@ import { createOrder, productIdOf, startPaymentsHarness } from './payments/suppo
  * The worker reads new orders between its calls to the chain (a payment made right after
  * checkout is looked for at once). Each read looks back a few seconds before the newest order it
  * knows (an order committed after a later one is not missed); the orders it watches already are
- * not read again. After a rush of a thousand checkouts every read returned the whole rush, several
+ * read again only every few seconds. After a rush of a thousand checkouts every read returned the whole rush, several
  * times a second, and the worker's thread spent the rush's detection in Payload reading them.
  */
 
@@ -44,7 +44,7 @@ async function newOrderReadsDuring(run: () => Promise<void>) {
 }
 
 describe('the reads of new orders', () => {
-  it('read a crowd of new orders once, then only the orders placed since', async () => {
+  it('read a crowd of new orders once, then mostly only the orders placed since', async () => {
     const crowd = await Promise.all(
       Array.from({ length: CROWD }, (_, i) =>
         createOrder(h.shop, pdfId, { userEmail: `crowd${i}@example.com` }),
@@ -53,13 +53,15 @@ describe('the reads of new orders', () => {
     // The first pass watches them all (its read of every watched order).
     await h.worker.runOnce()
 
+    // Read again (brought up to date) once in a while, not at every read.
     const again = await newOrderReadsDuring(() => h.worker.runOnce())
-    expect(again.length).toBeGreaterThan(0)
-    expect(again.flat()).toEqual([])
+    expect(again.length).toBeGreaterThanOrEqual(3)
+    expect(again.filter((ids) => ids.some((id) => crowd.includes(id))).length).toBeLessThanOrEqual(
+      1,
+    )
 
     const later = await createOrder(h.shop, pdfId, { userEmail: 'later@example.com' })
     const next = await newOrderReadsDuring(() => h.worker.runOnce())
     expect(next.flat()).toContain(later)
-    expect(next.flat().filter((id) => crowd.includes(id))).toEqual([])
   })
 })

@@ -84,6 +84,8 @@ export type WorkerContext = WorkerDeps & {
     lastFullReload: number
     /** The newest order's createdAt the watch list has read. */
     newestCreatedAt: number
+    /** When the look-back of new orders last read the orders it watches too. */
+    lookBackReadAt: number
   }
   tip: {
     /** The chain's tip as last read (-1 before the first reading). */
@@ -199,7 +201,7 @@ export function createContext(
     byAddress: new Map(),
     failing: new Map(),
     unreadAddresses: new Map(),
-    list: { lastFullReload: 0, newestCreatedAt: 0 },
+    list: { lastFullReload: 0, newestCreatedAt: 0, lookBackReadAt: 0 },
     tip: { height: -1, changedAt: Number.POSITIVE_INFINITY, checkedAt: 0, wanted: false },
     push: {
       queue: [],

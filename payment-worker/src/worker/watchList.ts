@@ -15,7 +15,7 @@ import type { WorkerContext } from './state'
 
 /**
  * What to watch: the orders the watch query finds, kept in memory (all of them reloaded every
- * minute, new ones picked up every pass and between calls, each read of new orders leaving out
+ * minute, new ones picked up every pass and between calls, most reads of new orders leaving out
  * the ones already watched), the owner's re-checks, and the orders a push paid before the worker
  * read them (looked up by address).
  */
@@ -28,6 +28,12 @@ const WATCH_PAGE_SIZE = 500
  * minute's full reload catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
+/**
+ * The look-back's orders already watched are read again this often, no more: a rush of a
+ * thousand checkouts is all inside it, and reading it whole at every read (several a second)
+ * kept the worker's thread busy through the rush's detection.
+ */
+const LOOK_BACK_REREAD_MS = 2_000
 /** At most this many watched orders are left out of a read of new orders by id. */
 const MAX_LEFT_OUT = 10_000
 /** Slack between the web process's clock (an order's createdAt) and the worker's. */
@@ -145,9 +151,13 @@ export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnl
   const { settings } = ctx
   const full = !newOnly && now - ctx.list.lastFullReload >= FULL_RELOAD_MS
   const since = ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS
+  // The look-back's orders already watched are read again (brought up to date) at most every
+  // LOOK_BACK_REREAD_MS; the reads between leave them out.
+  const reread = full || now - ctx.list.lookBackReadAt >= LOOK_BACK_REREAD_MS
+  if (reread) ctx.list.lookBackReadAt = now
   const where = full
     ? watchedOrdersWhere(now, settings)
-    : newWatchedOrdersWhere(now, since, settings, watchedSince(ctx, since))
+    : newWatchedOrdersWhere(now, since, settings, reread ? [] : watchedSince(ctx, since))
   const seen = new Set<string>()
   await forEachWatchedPage(ctx, where, (orders) => {
     if (full) for (const order of orders) seen.add(order.id)
