@@ -9,15 +9,14 @@ import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 
 /**
- * The orders of one look that are settled together: those whose record needs nothing from the
- * chain but the raw transactions of the payments it found (fetched first, outside any
- * transaction), as when a rush pays, a block confirms its payments, or a crowd of orders passes
- * its deadline. Their orders and
- * payments are read in two queries, and on SQLite (`settlesInGroups`) each group of `GROUP` is
- * recorded and settled in one
- * transaction (the status changes, their history, the deliveries and copies they cause), so a
- * rush costs a few commits, not several per order. A group whose transaction fails is left to
- * be judged order by order, where one failing order waits for its own retry.
+ * The orders of one look that are settled together: those whose record needs nothing from the chain
+ * but the raw transactions of the payments it found (fetched first, outside any transaction), as
+ * when a rush pays, a block confirms its payments, or a crowd of orders passes its deadline. Their
+ * orders and payments are read in two queries, and on SQL engines (`settlesInGroups`) each group of
+ * `GROUP` is recorded and settled in one transaction (the status changes, their history, the
+ * deliveries and copies they cause), so a rush costs a few commits, not several per order. A group
+ * whose transaction fails is left to be judged order by order, where one failing order waits for
+ * its own retry.
  */
 
 /** Orders settled in one transaction: short enough not to hold a checkout back for long. */
@@ -89,6 +88,8 @@ async function withRawTransactions(
           .filter((t) => toFetch.includes(t.txid) && t.height !== null)
           .map((t) => t.height!),
       )
+      // Asked now for the recording inside the group's transaction, which the client answers
+      // from the times it keeps.
       for (const height of heights) await ctx.chain.getBlockTime(height)
       ready.push({ ...finding, knownHex: hex })
     } catch (error) {

@@ -162,11 +162,11 @@ export const DELIVERY_WAIT_MS = 5_000
 const DELIVERY_POLL_MS = 100
 
 /**
- * Waits until the order is delivered (or moved on from PAID), at most `timeoutMs`: the worker
- * runs the fulfilment queue at every change to PAID it makes and after every pass
- * (WORKER_FAST_POLL_MS apart), so the owner who marks an order paid is answered with it
- * delivered (a printed book in PROCESSING_DELIVERY, ready to ship). Without a worker the answer comes after `timeoutMs`, still PAID; the delivery
- * waits on the queue. Reads only: nothing is held while it waits.
+ * Waits until the order is delivered (or moved on from PAID), at most `timeoutMs`: the worker runs
+ * the fulfilment queue at every change to PAID it makes and after every pass (WORKER_FAST_POLL_MS
+ * apart), so the owner who marks an order paid is answered with it delivered (a printed book in
+ * PROCESSING_DELIVERY, ready to ship). Without a worker the answer comes after `timeoutMs`, still
+ * PAID; the delivery waits on the queue. Reads only: nothing is held while it waits.
  */
 export async function awaitDelivery({
   payload,
