@@ -27,6 +27,7 @@ export const WATCH_FIELDS = {
   status: true,
   amountSatoshiReceived: true,
   attentionSince: true,
+  updatedAt: true,
 } as const
 
 type WatchSettings = { monitoringWindowHours: number; lateWatchDays: number }
@@ -44,6 +45,22 @@ function settledInWindow(now: number, settings: WatchSettings): Where {
 /** Every watched order: read through the status indexes (the open orders, then the window). */
 export function watchedOrdersWhere(now: number, settings: WatchSettings): Where {
   return { or: [{ status: { in: [...OPEN_ORDER_STATUSES] } }, settledInWindow(now, settings)] }
+}
+
+/**
+ * `watchedOrdersWhere` as a test of one order the worker has read (its status and its expiry in
+ * epoch ms): the same rule, for what the worker holds in memory.
+ */
+export function isWatchedOrder(
+  status: string,
+  expiresAt: number,
+  now: number,
+  settings: WatchSettings,
+): boolean {
+  return (
+    OPEN_ORDER_STATUSES.includes(status as OrderStatus) ||
+    (SETTLED_WATCHED_STATUSES.includes(status as OrderStatus) && expiresAt > now - lateWatchMs(settings))
+  )
 }
 
 /** The statuses of orders no longer waiting for their money. */

@@ -82,6 +82,10 @@ export type WorkerContext = WorkerDeps & {
   unreadAddresses: Map<string, number>
   list: {
     lastFullReload: number
+    /** When the orders changed since the last such read were last read. */
+    changesReadAt: number
+    /** The newest order's updatedAt the watch list has read (where the read of changes goes on). */
+    newestUpdatedAt: number
     /** The newest order's createdAt the watch list has read. */
     newestCreatedAt: number
     /** When the look-back of new orders last read the orders it watches too. */
@@ -201,7 +205,13 @@ export function createContext(
     byAddress: new Map(),
     failing: new Map(),
     unreadAddresses: new Map(),
-    list: { lastFullReload: 0, newestCreatedAt: 0, lookBackReadAt: 0 },
+    list: {
+      lastFullReload: 0,
+      changesReadAt: 0,
+      newestCreatedAt: 0,
+      newestUpdatedAt: 0,
+      lookBackReadAt: 0,
+    },
     tip: { height: -1, changedAt: Number.POSITIVE_INFINITY, checkedAt: 0, wanted: false },
     push: {
       queue: [],

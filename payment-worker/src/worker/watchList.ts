@@ -2,7 +2,10 @@ import type { Order } from '@shop/cms/engine'
 import { slugs } from '@shop/cms/engine'
 import { verifiedHex } from '@shop/chain'
 
+import type { Where } from 'payload'
+
 import {
+  isWatchedOrder,
   newWatchedOrdersWhere,
   RECHECK_WHERE,
   WATCH_FIELDS,
@@ -14,18 +17,30 @@ import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
 
 /**
- * What to watch: the orders the watch query finds, kept in memory (all of them reloaded every
- * minute, new ones picked up every pass and between calls, most reads of new orders leaving out
- * the ones already watched), the owner's re-checks, and the orders a push paid before the worker
- * read them (looked up by address).
+ * What to watch: the orders the watch query finds, kept in memory, the owner's re-checks, and the
+ * orders a push paid before the worker read them (looked up by address). All of them are read at
+ * start and every hour; between, the orders changed in the last minute every minute (so what the
+ * owner or the web process changed reaches the worker, and an order leaving the late-watch window
+ * is let go), and the new ones every pass and between calls (most reads leaving out the ones
+ * already watched). A minute's read costs what changed, not the whole late-watch window: a busy
+ * month keeps thousands of orders in it, and reading them all took the worker's thread for
+ * over a second every minute.
  */
 
-const FULL_RELOAD_MS = 60_000
+/** Every watched order read again: a safety net for a change the reads of changes missed. */
+const FULL_RELOAD_MS = 3_600_000
+/** The orders changed since the last read are read this often. */
+const CHANGES_EVERY_MS = 60_000
+/**
+ * Changes are looked up this far before the newest change the worker has read, for commits that
+ * land after later timestamps (a transaction held by a slow write).
+ */
+const CHANGES_OVERLAP_MS = 30_000
 /** Orders read per query when the watch list is loaded. */
 const WATCH_PAGE_SIZE = 500
 /**
  * New orders are looked up with this overlap, for commits that land after later timestamps; the
- * minute's full reload catches any later straggler.
+ * minute's read of changes catches any later straggler.
  */
 const NEW_ORDER_OVERLAP_MS = 5_000
 /**
@@ -47,6 +62,7 @@ type WatchedOrder = Pick<
   | 'status'
   | 'amountSatoshiReceived'
   | 'attentionSince'
+  | 'updatedAt'
 >
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
@@ -58,6 +74,7 @@ export function track(ctx: WorkerContext, order: WatchedOrder, now: number) {
   const known = ctx.watch.get(order.id)
   const createdAt = new Date(order.createdAt).getTime()
   ctx.list.newestCreatedAt = Math.max(ctx.list.newestCreatedAt, createdAt)
+  ctx.list.newestUpdatedAt = Math.max(ctx.list.newestUpdatedAt, new Date(order.updatedAt).getTime())
   const entry: Watched = known ?? {
     id: order.id,
     address: order.paymentAddress,
@@ -120,55 +137,105 @@ export function forget(ctx: WorkerContext, id: string) {
 }
 
 /**
- * Hands the watched orders to `each` one page at a time, so a reload of many thousands of
- * orders never holds them all in memory at once.
+ * Hands the orders `where` finds to `each` one page at a time, in the order of `field` (a
+ * timestamp), so a read of many thousands of orders never holds them all in memory at once. Each
+ * page goes on from the last one's `field` (less the orders read at that very time): no offset
+ * to walk again, no count of the rest.
  */
-async function forEachWatchedPage(
+async function forEachPage(
   ctx: WorkerContext,
-  where: ReturnType<typeof watchedOrdersWhere>,
+  where: Where,
+  field: 'createdAt' | 'updatedAt',
   each: (orders: Order[]) => void,
 ) {
-  for (let page = 1; ; page += 1) {
+  let from: string | undefined
+  let readAtFrom: string[] = []
+  for (;;) {
     const found = await ctx.payload.find({
       collection: slugs.orders,
-      where,
+      where:
+        from === undefined
+          ? where
+          : {
+              and: [
+                where,
+                { [field]: { greater_than_equal: from } },
+                ...(readAtFrom.length > 0 ? [{ id: { not_in: readAtFrom } }] : []),
+              ],
+            },
       select: WATCH_FIELDS,
       depth: 0,
       limit: WATCH_PAGE_SIZE,
-      page,
-      sort: 'createdAt',
+      pagination: false,
+      sort: field,
     })
-    each(found.docs as Order[])
-    if (!found.hasNextPage) return
+    const orders = found.docs as Order[]
+    each(orders)
+    if (orders.length < WATCH_PAGE_SIZE) return
+    const last = orders[orders.length - 1]![field]
+    const atLast = orders.filter((order) => order[field] === last).map((order) => order.id)
+    readAtFrom = last === from ? [...readAtFrom, ...atLast] : atLast
+    from = last
   }
 }
 
 /**
- * Reads the orders to watch: all of them once a minute (forgetting those no longer watched),
- * the new ones otherwise. (Their "order created" e-mails were queued with them, by checkout.)
+ * Reads the orders to watch: all of them every hour (forgetting those no longer watched), the
+ * changed ones every minute, the new ones otherwise. (Their "order created" e-mails were queued
+ * with them, by checkout.)
  */
 export async function refreshWatchList(ctx: WorkerContext, now: number, { newOnly = false } = {}) {
-  const { settings } = ctx
-  const full = !newOnly && now - ctx.list.lastFullReload >= FULL_RELOAD_MS
+  if (!newOnly && now - ctx.list.lastFullReload >= FULL_RELOAD_MS) return reloadAll(ctx, now)
+  if (!newOnly && now - ctx.list.changesReadAt >= CHANGES_EVERY_MS) await readChanges(ctx, now)
   const since = ctx.list.newestCreatedAt - NEW_ORDER_OVERLAP_MS
   // The look-back's orders already watched are read again (brought up to date) at most every
   // LOOK_BACK_REREAD_MS; the reads between leave them out.
-  const reread = full || now - ctx.list.lookBackReadAt >= LOOK_BACK_REREAD_MS
+  const reread = now - ctx.list.lookBackReadAt >= LOOK_BACK_REREAD_MS
   if (reread) ctx.list.lookBackReadAt = now
-  const where = full
-    ? watchedOrdersWhere(now, settings)
-    : newWatchedOrdersWhere(now, since, settings, reread ? [] : watchedSince(ctx, since))
+  const where = newWatchedOrdersWhere(
+    now,
+    since,
+    ctx.settings,
+    reread ? [] : watchedSince(ctx, since),
+  )
+  await forEachPage(ctx, where, 'createdAt', (orders) => takeUp(ctx, orders, now))
+}
+
+/** Every watched order read, and the orders no longer watched forgotten. */
+async function reloadAll(ctx: WorkerContext, now: number) {
+  const started = ctx.clock()
   const seen = new Set<string>()
-  await forEachWatchedPage(ctx, where, (orders) => {
-    if (full) for (const order of orders) seen.add(order.id)
+  await forEachPage(ctx, watchedOrdersWhere(now, ctx.settings), 'createdAt', (orders) => {
+    for (const order of orders) seen.add(order.id)
     takeUp(ctx, orders, now)
   })
-  if (full) {
-    // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
-    for (const [id, w] of ctx.watch)
-      if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(ctx, id)
-    ctx.list.lastFullReload = now
-  }
+  // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
+  for (const [id, w] of ctx.watch)
+    if (!seen.has(id) && w.createdAt < now - NEW_ORDER_OVERLAP_MS) forget(ctx, id)
+  ctx.list.lastFullReload = now
+  ctx.list.changesReadAt = now
+  ctx.list.lookBackReadAt = now
+  ctx.logger.info({ orders: seen.size, ms: ctx.clock() - started }, 'watch list read')
+}
+
+/**
+ * The orders changed since the newest change read (less the overlap), read through the
+ * updatedAt index: each watched again, brought up to date, or forgotten; and the watched orders
+ * whose late-watch window has ended since, forgotten (an owner's re-check stays until done).
+ */
+async function readChanges(ctx: WorkerContext, now: number) {
+  const { settings } = ctx
+  ctx.list.changesReadAt = now
+  const since = new Date(ctx.list.newestUpdatedAt - CHANGES_OVERLAP_MS).toISOString()
+  await forEachPage(ctx, { updatedAt: { greater_than: since } }, 'updatedAt', (orders) => {
+    for (const order of orders) {
+      const expiresAt = new Date(order.gatewayExpiresAt).getTime()
+      if (isWatchedOrder(order.status, expiresAt, now, settings)) track(ctx, order, now)
+      else if (!ctx.watch.get(order.id)?.recheck) forget(ctx, order.id)
+    }
+  })
+  for (const [id, w] of ctx.watch)
+    if (!w.recheck && !isWatchedOrder(w.status, w.expiresAt, now, settings)) forget(ctx, id)
 }
 
 /**

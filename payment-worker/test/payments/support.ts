@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 
 import { Utils } from '@bsv/sdk'
-import type { InStatement } from '@libsql/client'
+import type { InValue } from '@libsql/client'
 import type { Payload } from 'payload'
 import { expect } from 'vitest'
 import type { ChainSimulator } from '@shop/chain/simulator'
@@ -13,6 +13,8 @@ import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
 import { api, paymentsOf, sqlite, startTestShop, waitFor, waitForStatus } from '@shop/cms/testing'
 import { loadEmailRenderer } from '@shop/cms/engine'
+import type { OrderStatus } from '@shop/domain'
+import { isOpen } from '../../src/watch/watched'
 
 export {
   api,
@@ -120,8 +122,8 @@ export function watchedOrderRow({
   /** Its address index (unique per row). */
   index: number
   createdAt: number
-  status: 'AWAITING_PAYMENT' | 'EXPIRED'
-}): InStatement {
+  status: OrderStatus
+}): { sql: string; args: InValue[] } {
   const expires = createdAt + 20 * 60_000
   return {
     sql: `INSERT INTO orders (id, status, product_id, product_name, product_type, user_email,
@@ -136,7 +138,7 @@ export function watchedOrderRow({
       Utils.toBase58Check(Array.from(crypto.randomBytes(20)), [0x6f]),
       index,
       new Date(expires).toISOString(),
-      status === 'EXPIRED' ? new Date(expires).toISOString() : null,
+      isOpen(status) ? null : new Date(expires).toISOString(),
       new Date(createdAt).toISOString(),
       new Date(createdAt).toISOString(),
     ],
