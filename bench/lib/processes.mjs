@@ -20,12 +20,14 @@ export function launch(name, command, args, env) {
   const keep = (chunk) => {
     output = (output + chunk).slice(-200_000)
   }
-  if (process.env.BENCH_LOG_DIR)
+  if (process.env.BENCH_LOG_DIR) {
+    fs.mkdirSync(process.env.BENCH_LOG_DIR, { recursive: true })
     child.stdout.pipe(
       fs.createWriteStream(
         `${process.env.BENCH_LOG_DIR}/${name.replace(/\W+/g, '-')}-${child.pid}.log`,
       ),
     )
+  }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
   const proc = {

@@ -115,7 +115,8 @@ describe("the minute's read of the watch list", () => {
       const first = await orderReadsDuring(() => worker.runOnce())
       expect(first.flat()).toEqual(expect.arrayContaining(late))
 
-      // The owner cancels one of them; a minute later the worker reads what changed.
+      // The owner cancels one of them; 45 s later a buyer checks out (the worker reads the new
+      // order at once); a minute after the first read the worker reads what changed.
       const cancelled = late[7]!
       await h.shop.payload.update({
         collection: 'orders',
@@ -123,7 +124,18 @@ describe("the minute's read of the watch list", () => {
         data: { status: 'CANCELLED' },
         depth: 0,
       })
-      offset += 61_000
+      const placed = watchedOrderRow({
+        productId: pdfId,
+        index: 5_900_000,
+        createdAt: Date.now() + 45_000,
+        status: 'AWAITING_PAYMENT',
+      })
+      await runSql(h.shop.payload, placed.sql, placed.args)
+      offset += 45_000
+      expect((await newOrderReadsDuring(() => worker.runOnce())).flat()).toContain(
+        String(placed.args[0]),
+      )
+      offset += 16_000
       // (A look at due orders reads its batch by id: not a read of the watch list.)
       const minute = await orderReadsDuring(
         () => worker.runOnce(),

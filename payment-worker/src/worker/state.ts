@@ -84,7 +84,11 @@ export type WorkerContext = WorkerDeps & {
     lastFullReload: number
     /** When the orders changed since the last such read were last read. */
     changesReadAt: number
-    /** The newest order's updatedAt the watch list has read (where the read of changes goes on). */
+    /**
+     * The newest updatedAt the full reloads and the reads of changes have read: where the next
+     * read of changes goes on. (Not the reads of new orders': a change made before their orders
+     * would be skipped.)
+     */
     newestUpdatedAt: number
     /** The newest order's createdAt the watch list has read. */
     newestCreatedAt: number

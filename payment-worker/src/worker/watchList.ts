@@ -74,7 +74,6 @@ export function track(ctx: WorkerContext, order: WatchedOrder, now: number) {
   const known = ctx.watch.get(order.id)
   const createdAt = new Date(order.createdAt).getTime()
   ctx.list.newestCreatedAt = Math.max(ctx.list.newestCreatedAt, createdAt)
-  ctx.list.newestUpdatedAt = Math.max(ctx.list.newestUpdatedAt, new Date(order.updatedAt).getTime())
   const entry: Watched = known ?? {
     id: order.id,
     address: order.paymentAddress,
@@ -208,6 +207,7 @@ async function reloadAll(ctx: WorkerContext, now: number) {
   await forEachPage(ctx, watchedOrdersWhere(now, ctx.settings), 'createdAt', (orders) => {
     for (const order of orders) seen.add(order.id)
     takeUp(ctx, orders, now)
+    noteChanges(ctx, orders)
   })
   // An order read meanwhile beside the loop (push.ts) may be younger than this reload.
   for (const [id, w] of ctx.watch)
@@ -226,16 +226,26 @@ async function reloadAll(ctx: WorkerContext, now: number) {
 async function readChanges(ctx: WorkerContext, now: number) {
   const { settings } = ctx
   ctx.list.changesReadAt = now
-  const since = new Date(ctx.list.newestUpdatedAt - CHANGES_OVERLAP_MS).toISOString()
+  // With nothing watched at the last reload there is no newest change to go on from: the
+  // changes since that reload are enough (an order only becomes watched by being placed).
+  const from = ctx.list.newestUpdatedAt || ctx.list.lastFullReload - CHANGES_EVERY_MS
+  const since = new Date(from - CHANGES_OVERLAP_MS).toISOString()
   await forEachPage(ctx, { updatedAt: { greater_than: since } }, 'updatedAt', (orders) => {
     for (const order of orders) {
       const expiresAt = new Date(order.gatewayExpiresAt).getTime()
       if (isWatchedOrder(order.status, expiresAt, now, settings)) track(ctx, order, now)
       else if (!ctx.watch.get(order.id)?.recheck) forget(ctx, order.id)
     }
+    noteChanges(ctx, orders)
   })
   for (const [id, w] of ctx.watch)
     if (!w.recheck && !isWatchedOrder(w.status, w.expiresAt, now, settings)) forget(ctx, id)
+}
+
+/** The newest change among `orders`, where the next read of changes goes on. */
+function noteChanges(ctx: WorkerContext, orders: Order[]) {
+  for (const order of orders)
+    ctx.list.newestUpdatedAt = Math.max(ctx.list.newestUpdatedAt, Date.parse(order.updatedAt))
 }
 
 /**
