@@ -2,6 +2,7 @@
 // benchmark: CoinGecko's and CoinPaprika's price APIs (one server, their paths) and an SMTP
 // server that keeps what it receives. The chain is the simulator (dist/chain-simulator.mjs), run
 // as its own process. Types: outside-services.d.mts.
+import fs from 'node:fs'
 import http from 'node:http'
 
 import { SMTPServer } from 'smtp-server'
@@ -59,21 +60,38 @@ export async function startSmtpServer() {
 /** Ports this process has handed out already. */
 const handedOut = new Set()
 
+/** The first port the kernel hands out to a socket bound to port 0 (Linux's default below). */
+function ephemeralLow() {
+  try {
+    const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)
+    return Number(low) || 32768
+  } catch {
+    return 32768
+  }
+}
+
 /**
- * A free TCP port on loopback, for processes that must be told theirs: free now, and never one
- * handed out before in this process. The kernel may give a port it just freed again at once: two
- * calls in a row once answered the same port (a fresh-clone CI run put Caddy's HTTP and HTTPS on
- * one port, and the shop never answered through it).
+ * A free TCP port on loopback, for processes that must be told theirs: free now, never one handed
+ * out before in this process, and below the kernel's ephemeral range. The kernel gives a server
+ * listening on port 0 (every test server that reports its own port) a port from that range, so a
+ * port picked there could be taken between this call and the process told of it: a production
+ * test once found its web port answered by another lane's chain simulator. Picked at random, so
+ * two processes picking at once rarely try the same one.
  */
 export async function freePort() {
+  const high = ephemeralLow() - 1
+  const low = Math.min(10_000, high - 1000)
   for (;;) {
+    const port = low + Math.floor(Math.random() * (high - low + 1))
+    if (handedOut.has(port)) continue
     const server = http.createServer()
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address()
+    const bound = await new Promise((resolve) => {
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => resolve(true))
+    })
+    if (!bound) continue
     await new Promise((resolve) => server.close(() => resolve()))
-    if (!handedOut.has(port)) {
-      handedOut.add(port)
-      return port
-    }
+    handedOut.add(port)
+    return port
   }
 }

@@ -16,11 +16,19 @@ import {
 } from './payments/support'
 
 /**
- * The worker reads new orders between its calls to the chain (a payment made right after
- * checkout is looked for at once). Each read looks back a few seconds before the newest order it
- * knows (an order committed after a later one is not missed); the orders it watches already are
- * read again only every few seconds. After a rush of a thousand checkouts every read returned the whole rush, several
- * times a second, and the worker's thread spent the rush's detection in Payload reading them.
+ * How the worker reads its watch list, which costs what the shop is doing, not what it holds:
+ *
+ * - New orders, between its calls to the chain (a payment made right after checkout is looked
+ *   for at once). Each read looks back a few seconds before the newest order it knows (an order
+ *   committed after a later one is not missed); the orders it watches already are read again only
+ *   every few seconds. After a rush of a thousand checkouts every read returned the whole rush,
+ *   several times a second, and the worker's thread spent the rush's detection reading them.
+ * - Every minute, the orders changed since its last such read (an owner's change, an order
+ *   leaving the late-watch window); every watched order only at start and hourly. A busy month
+ *   keeps thousands of orders in the late-watch window, and reading them all every minute took
+ *   the worker's thread for over a second each time.
+ * - Its rule of which orders are watched is written three ways (a test of one order, the query
+ *   of all of them, the query of the new ones): they agree.
  */
 
 const CROWD = 60

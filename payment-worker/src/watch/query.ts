@@ -59,7 +59,8 @@ export function isWatchedOrder(
 ): boolean {
   return (
     OPEN_ORDER_STATUSES.includes(status as OrderStatus) ||
-    (SETTLED_WATCHED_STATUSES.includes(status as OrderStatus) && expiresAt > now - lateWatchMs(settings))
+    (SETTLED_WATCHED_STATUSES.includes(status as OrderStatus) &&
+      expiresAt > now - lateWatchMs(settings))
   )
 }
 

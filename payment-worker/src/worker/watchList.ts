@@ -1,8 +1,8 @@
+import type { Where } from 'payload'
+
 import type { Order } from '@shop/cms/engine'
 import { slugs } from '@shop/cms/engine'
 import { verifiedHex } from '@shop/chain'
-
-import type { Where } from 'payload'
 
 import {
   isWatchedOrder,
