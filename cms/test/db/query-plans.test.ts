@@ -460,6 +460,28 @@ function unpaidOrderRow(
 }
 
 /**
+ * `count` orders that expired unpaid 20 minutes after checkout, the i-th placed at `placedAt(i)`,
+ * each the `name`-`i` buyer's with its own address (indexes from `firstIndex`).
+ */
+function expiredOrderRows(
+  count: number,
+  productName: string,
+  name: string,
+  firstIndex: number,
+  placedAt: (i: number) => number,
+) {
+  return Array.from({ length: count }, (_, i) => {
+    const createdAt = placedAt(i)
+    const expiresAt = createdAt + 20 * 60_000
+    return unpaidOrderRow('EXPIRED', productName, name, i, firstIndex + i, {
+      createdAt,
+      expiresAt,
+      releasedAt: expiresAt,
+    })
+  })
+}
+
+/**
  * `count` orders of other buyers waiting for their payment, as a rush leaves them: each its own
  * client and address, due in 20 minutes.
  */
@@ -481,15 +503,8 @@ async function insertWaitingOrders(payload: Payload, count: number) {
  */
 async function insertLateWatchedOrders(payload: Payload, count: number) {
   const now = Date.now()
-  const rows = Array.from({ length: count }, (_, i) => {
-    const created = now - DAY - Math.floor(Math.random() * 13 * DAY)
-    const expires = created + 20 * 60_000
-    return unpaidOrderRow('EXPIRED', 'A late-watched book', 'late', i, 700_000_000 + i, {
-      createdAt: created,
-      expiresAt: expires,
-      releasedAt: expires,
-    })
-  })
+  const placedAt = () => now - DAY - Math.floor(Math.random() * 13 * DAY)
+  const rows = expiredOrderRows(count, 'A late-watched book', 'late', 700_000_000, placedAt)
   await insertRows(payload, 'orders', ORDER_COLUMNS, rows)
   if (engineOf(payload) === 'postgres') await runSql(payload, 'ANALYZE')
 }
@@ -525,15 +540,8 @@ async function grownBy(queries: NamedQuery[], insert: () => Promise<void>, what:
  */
 async function insertOpenWork(payload: Payload) {
   const now = Date.now()
-  const expired = Array.from({ length: 40 }, (_, i) => {
-    const created = now - Math.floor(((i + 1) / 40) * 14 * DAY)
-    const expires = created + 20 * 60_000
-    return unpaidOrderRow('EXPIRED', 'A recent book', 'recent', i, 900_000_000 + i, {
-      createdAt: created,
-      expiresAt: expires,
-      releasedAt: expires,
-    })
-  })
+  const placedAt = (i: number) => now - Math.floor(((i + 1) / 40) * 14 * DAY)
+  const expired = expiredOrderRows(40, 'A recent book', 'recent', 900_000_000, placedAt)
   await insertRows(payload, 'orders', ORDER_COLUMNS, expired)
   await runSql(
     payload,
