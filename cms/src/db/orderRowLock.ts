@@ -16,7 +16,8 @@ import { engineOf, mongo, postgresFor, sessionOf } from './engine'
  *   writer lock from its first statement, so nothing commits between its read and its write.
  * - MongoDB (untested here, decision 022): the documents are touched inside the transaction's
  *   session, so a second transaction writing one of them fails with a write conflict (its
- *   caller's error, retried as any failed write) instead of writing over it. Without a session there is nothing to hold.
+ *   caller's error, retried as any failed write) instead of writing over it. Without a session
+ *   there is nothing to hold.
  */
 export async function lockOrderRows({
   payload,

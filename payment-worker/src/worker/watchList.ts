@@ -62,7 +62,6 @@ type WatchedOrder = Pick<
   | 'status'
   | 'amountSatoshiReceived'
   | 'attentionSince'
-  | 'updatedAt'
 >
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
