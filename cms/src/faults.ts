@@ -10,10 +10,17 @@
 export const FAULT_POINTS = ['after-record', 'before-fulfil'] as const
 export type FaultPoint = (typeof FAULT_POINTS)[number]
 
-const armed = new Map<FaultPoint, (detail?: string) => void>()
+/**
+ * What an armed fault point does. Where the code awaits the point (`after-record`), an action
+ * that returns a promise holds the code there until it settles: a test looks at what other
+ * readers see at that moment.
+ */
+type FaultAction = (detail?: string) => void | Promise<void>
+
+const armed = new Map<FaultPoint, FaultAction>()
 
 /** Runs `action` whenever `point` is reached, until the returned function disarms it. */
-export function armFault(point: FaultPoint, action: (detail?: string) => void): () => void {
+export function armFault(point: FaultPoint, action: FaultAction): () => void {
   armed.set(point, action)
   return () => {
     if (armed.get(point) === action) armed.delete(point)
@@ -21,6 +28,6 @@ export function armFault(point: FaultPoint, action: (detail?: string) => void): 
 }
 
 /** The code reaches `point` (about `detail`, an order id): the armed action runs, if any. */
-export function faultPoint(point: FaultPoint, detail?: string): void {
-  armed.get(point)?.(detail)
+export function faultPoint(point: FaultPoint, detail?: string): void | Promise<void> {
+  return armed.get(point)?.(detail)
 }

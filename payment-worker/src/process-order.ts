@@ -48,7 +48,7 @@ export function inputsOf(txHex: string): string[] {
 /** Full looks in a row a payment must be missing from before it can count as dropped. */
 export const MISSING_LOOKS_TO_DROP = 3
 
-async function paymentsOf(
+export async function paymentsOf(
   payload: Payload,
   orderId: string,
   req?: PayloadRequest,
@@ -203,6 +203,76 @@ export function transactionsToFetch(
     if (![...valid].every((txid) => found.has(txid))) return null
   }
   return [...new Set(transactions.filter((t) => !known.has(t.txid)).map((t) => t.txid))]
+}
+
+/** What recording a look asks the chain: the functions recordPayments is given. */
+export type ChainAnswers = Pick<
+  RecordPaymentsInput,
+  'getTransactionHex' | 'getBlockTime' | 'getTransactionStatus' | 'getSpentBy'
+>
+
+/**
+ * The chain asked first, outside any transaction, for everything recording this look will ask
+ * (the raw transactions of new payments, the times of their blocks, the fate of a recorded
+ * payment a full look no longer found): the answers come back as functions that give them from
+ * memory, so the recording's transaction only writes. A question the warm-up did not foresee
+ * (the payments changed meanwhile) is asked of the chain then.
+ */
+export async function askChainFirst({
+  chain,
+  order,
+  payments,
+  transactions,
+  fullLook,
+}: {
+  chain: ChainAnswers
+  order: Pick<Order, 'paymentAddress'>
+  payments: readonly Payment[]
+  transactions: readonly AddressTransaction[]
+  fullLook: boolean
+}): Promise<ChainAnswers> {
+  const remembered = <A, R>(ask: (arg: A) => Promise<R>, keyOf: (arg: A) => string) => {
+    const answers = new Map<string, Promise<R>>()
+    return (arg: A) => {
+      const key = keyOf(arg)
+      let answer = answers.get(key)
+      if (!answer) {
+        answer = ask(arg)
+        answers.set(key, answer)
+        // A failed answer is not kept: asked again, it may succeed.
+        answer.catch(() => answers.delete(key))
+      }
+      return answer
+    }
+  }
+  const { getSpentBy } = chain
+  const answers: ChainAnswers = {
+    getTransactionHex: remembered(chain.getTransactionHex, String),
+    getBlockTime: remembered(chain.getBlockTime, String),
+    getTransactionStatus: remembered(chain.getTransactionStatus, String),
+    getSpentBy: getSpentBy
+      ? remembered(getSpentBy, (outpoints) => outpoints.map((o) => `${o.txid}:${o.vout}`).join(','))
+      : undefined,
+  }
+  const known = new Set(payments.map((p) => p.txid))
+  for (const { txid, height } of transactions) {
+    if (known.has(txid)) continue
+    const hex = await answers.getTransactionHex(txid)
+    if (height !== null && outputsPaying(hex, order.paymentAddress).length > 0)
+      await answers.getBlockTime(height)
+  }
+  if (fullLook) {
+    const found = new Set(transactions.map((t) => t.txid))
+    const missing = new Set(
+      payments.filter((p) => !p.invalidatedAt && !found.has(p.txid)).map((p) => p.txid),
+    )
+    for (const txid of missing) {
+      if ((await answers.getTransactionStatus(txid)) !== 'unknown') continue
+      const spends = spendsOf(payments.filter((p) => p.txid === txid))
+      if (answers.getSpentBy && spends.length > 0) await answers.getSpentBy(outpointsOf(spends))
+    }
+  }
+  return answers
 }
 
 /** One output the look found, recorded or brought up to date; true when the database changed. */
@@ -373,12 +443,7 @@ async function judgeMissing({
   if ((await getTransactionStatus(txid)) !== 'unknown') return { kind: 'known' }
   const spends = spendsOf(payments)
   if (getSpentBy && spends.length > 0) {
-    const spentBy = await getSpentBy(
-      spends.map((outpoint) => {
-        const [source, vout] = outpoint.split(':')
-        return { txid: source!, vout: Number(vout) }
-      }),
-    )
+    const spentBy = await getSpentBy(outpointsOf(spends))
     for (const outpoint of spends) {
       const spender = spentBy.get(outpoint)
       if (spender && spender !== 'unspent' && spender !== 'unknown' && spender !== txid)
@@ -399,6 +464,14 @@ async function judgeMissing({
       )} minutes across ${looks} looks. It does not count.`,
     }
   return { kind: 'missing', since, looks }
+}
+
+/** "txid:vout" strings as outpoints. */
+function outpointsOf(spends: readonly string[]): Outpoint[] {
+  return spends.map((outpoint) => {
+    const [source, vout] = outpoint.split(':')
+    return { txid: source!, vout: Number(vout) }
+  })
 }
 
 /** The outputs a recorded payment spends, as stored when it was first seen. */

@@ -1,9 +1,10 @@
 import type { AddressTransaction } from '@shop/chain'
 import type { Order, Payment } from '@shop/cms/engine'
 import type { PayloadRequest } from 'payload'
-import { faultPoint, slugs } from '@shop/cms/engine'
+import { faultPoint, inOneTransaction, slugs } from '@shop/cms/engine'
 
-import { recordPayments, settleOrder } from '../process-order'
+import type { ChainAnswers, RecordPaymentsInput } from '../process-order'
+import { askChainFirst, paymentsOf, recordPayments, settleOrder } from '../process-order'
 import { lateWatchMs } from '../watch/interval'
 import type { Batch } from '../watch/plan'
 import type { Watched } from '../watch/watched'
@@ -175,7 +176,7 @@ async function judgeOne(ctx: WorkerContext, finding: Finding) {
     return
   }
   const recheck = w.recheck
-  const settled = await recordAndSettle(ctx, finding, order)
+  const settled = await recordAndSettleAtOnce(ctx, finding, order)
   const undelivered = await afterSettled(ctx, finding, settled, recheck)
   if (undelivered) void askJobs(ctx)
 }
@@ -213,33 +214,85 @@ export async function afterSettled(
   return undelivered
 }
 
-/** The order's payments as the chain shows them, recorded, and the status they call for. */
-export async function recordAndSettle(
-  ctx: WorkerContext,
-  finding: Finding,
-  order: Order,
-  together?: { recorded: Payment[]; req: PayloadRequest },
-) {
-  const { payload, chain, settings, logger, graceMs } = ctx
-  const { batch, transactions, startedAt, knownHex } = finding
-  const payments = await recordPayments({
-    payload,
-    order,
-    transactions,
+/** What recording a finding asks the chain, the raw transactions it carries answered first. */
+function chainAnswersOf(ctx: WorkerContext, finding: Finding): ChainAnswers {
+  const { chain } = ctx
+  const { knownHex } = finding
+  return {
     getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
     getBlockTime: (height) => chain.getBlockTime(height),
     getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
     getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
+  }
+}
+
+/**
+ * One order's payments and status written in one transaction, so no reader sees a payment
+ * without the totals and flags it changes (the owner's order view reads both): the chain is
+ * asked first, outside it (askChainFirst), and the transaction only writes.
+ */
+async function recordAndSettleAtOnce(ctx: WorkerContext, finding: Finding, order: Order) {
+  const answers = await askChainFirst({
+    chain: chainAnswersOf(ctx, finding),
+    order,
+    payments: await paymentsOf(ctx.payload, order.id),
+    transactions: finding.transactions,
+    fullLook: finding.batch.scope === 'all',
+  })
+  try {
+    return await inOneTransaction(ctx.payload, async (req) => {
+      // The fencing check: a worker that lost the lease writes nothing more.
+      if (ctx.lease?.lost()) throw new LeaseLostError()
+      const recorded = await paymentsOf(ctx.payload, order.id, req)
+      return recordAndSettle(ctx, finding, order, { recorded, req, answers })
+    })
+  } catch (error) {
+    if (error instanceof LeaseLostError || ctx.lease?.lost()) throw error
+    // The order cannot be settled (its judgement goes to the owner as needing attention), but
+    // the money the chain shows is recorded all the same, on its own.
+    await recordPayments(recordingOf(ctx, finding, order, answers))
+    throw error
+  }
+}
+
+/** What recording a finding for an order takes: the look, the chain's answers, the settings. */
+function recordingOf(
+  ctx: WorkerContext,
+  finding: Finding,
+  order: Order,
+  answers: ChainAnswers = chainAnswersOf(ctx, finding),
+): RecordPaymentsInput {
+  const { payload, settings, logger, graceMs } = ctx
+  const { batch, transactions, startedAt } = finding
+  return {
+    payload,
+    order,
+    transactions,
+    ...answers,
     fullLook: batch.scope === 'all',
     checkStartedAt: new Date(startedAt),
     notSeenAt: new Date(notSeenAtOf(finding)),
     graceMs,
     missingSpanMs: settings.paymentMissingMinutes * 60_000,
     logger,
+  }
+}
+
+/** The order's payments as the chain shows them, recorded, and the status they call for. */
+export async function recordAndSettle(
+  ctx: WorkerContext,
+  finding: Finding,
+  order: Order,
+  together?: { recorded: Payment[]; req: PayloadRequest; answers?: ChainAnswers },
+) {
+  const { payload, settings, logger, graceMs } = ctx
+  const { startedAt } = finding
+  const payments = await recordPayments({
+    ...recordingOf(ctx, finding, order, together?.answers),
     recorded: together?.recorded,
     req: together?.req,
   })
-  if (payments.length > 0) faultPoint('after-record', order.id)
+  if (payments.length > 0) await faultPoint('after-record', order.id)
   return settleOrder({
     payload,
     order,

@@ -40,6 +40,15 @@ export async function getAdminOrder({
   return withPayments({ payload, order })
 }
 
+/** Reads of an order and its payments tried before the last read is answered as it stands. */
+const CONSISTENT_READS = 5
+
+/**
+ * The order with its payments, as one moment of the database: the worker records a payment and
+ * the order's totals and flags in one transaction, but the order and its payments are two reads,
+ * and a commit between them would show a payment beside the totals from before it. So the order
+ * is read again after its payments; when it changed, both are read anew.
+ */
 export async function withPayments({
   payload,
   order,
@@ -47,19 +56,29 @@ export async function withPayments({
   payload: Payload
   order: Order
 }): Promise<AdminOrderDetail> {
-  const payments = await payload.find({
+  let current = order
+  for (let read = 1; ; read += 1) {
+    const payments = await paymentsOfOrder(payload, current.id)
+    const again = await findOrderDoc({ payload, id: current.id })
+    if (!again || again.updatedAt === current.updatedAt || read >= CONSISTENT_READS)
+      return {
+        ...toAdminOrder(again ?? current),
+        payments: payments.docs.map(toAdminPayment),
+        history: toAdminOrderHistory(again ?? current),
+      }
+    current = again
+  }
+}
+
+function paymentsOfOrder(payload: Payload, orderId: string) {
+  return payload.find({
     collection: slugs.payments,
-    where: { order: { equals: order.id } },
+    where: { order: { equals: orderId } },
     sort: 'seenAt',
     limit: 0,
     pagination: false,
     depth: 0,
   })
-  return {
-    ...toAdminOrder(order),
-    payments: payments.docs.map(toAdminPayment),
-    history: toAdminOrderHistory(order),
-  }
 }
 
 /** What an admin's change to an order answers: the order as it now stands, or why not. */
