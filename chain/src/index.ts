@@ -5,6 +5,18 @@
 export * from './types'
 export { createWhatsOnChainClient } from './whatsonchain'
 export type { WhatsOnChainOptions } from './whatsonchain'
+export {
+  blockHashOf,
+  headerProblem,
+  meetsTarget,
+  serializeHeader,
+  targetOfBits,
+  verifyMerkleProof,
+} from './proof'
+export type { NamedBlock, ProofCheck } from './proof'
+export { merklePathFromTsc, merkleRootOf } from './merkle'
+export { createArcClient, ARC_TX_STATES, stateOfTxStatus } from './arc'
+export type { ArcClient, ArcOptions } from './arc'
 export * from './addresses'
 export { xpubProblem } from './xpub'
 export * from './rates'
@@ -21,6 +33,7 @@ export {
 export type { ChainFeed, ChainFeedOptions, PushedTransaction } from './feed'
 export { createChainSource, withoutQuery, CHAIN_SOURCE_KINDS } from './source'
 export type {
+  ArcSettings,
   ChainFeedHandlers,
   ChainSourceAdapter,
   ChainSourceDescription,

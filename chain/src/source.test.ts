@@ -34,7 +34,13 @@ describe('the chain source chosen by its settings', () => {
         maxRequestsPerSecond: 50,
         socketUrl: sim.socketUrl,
       })
-      expect(source.describe).toEqual({ source: kind, url: sim.wocUrl, push: sim.socketUrl })
+      expect(source.describe).toEqual({
+        source: kind,
+        url: sim.wocUrl,
+        push: sim.socketUrl,
+        arc: 'off',
+      })
+      expect(source.txSource).toBeUndefined()
       const requestsBefore = sim.requests().length
       expect(await source.chain.getTipHeight()).toBe(sim.state.height)
       // It asked the API it was given, with its key, as WhatsOnChain's client does.
@@ -70,6 +76,7 @@ describe('what the source says of itself', () => {
       source: 'whatsonchain',
       url: 'https://api.whatsonchain.com/v1/bsv/main',
       push: 'wss://socket-v2.whatsonchain.com/websocket',
+      arc: 'off',
     })
     expect(JSON.stringify(said)).not.toContain('s3cret')
     expect(withoutQuery('ws://127.0.0.1:3100/websocket?x=1')).toBe('ws://127.0.0.1:3100/websocket')
@@ -91,5 +98,55 @@ describe('what the source says of itself', () => {
       /ws:/,
     )
     expect(() => createChainSource({ ...settings, maxRequestsPerSecond: 0 })).toThrow(/limit/)
+  })
+})
+
+describe('ARC beside the chain source', () => {
+  let sim: ChainSimulator
+
+  beforeAll(async () => {
+    sim = await startChainSimulator({ backgroundTxPerSecond: 0, arcApiKey: 'arc-s3cret' })
+  })
+
+  afterAll(async () => {
+    await sim?.close()
+  })
+
+  const settings = (arc: ChainSourceSettings['arc']): ChainSourceSettings => ({
+    kind: 'simulator',
+    apiUrl: sim.wocUrl,
+    maxRequestsPerSecond: 50,
+    arc,
+  })
+
+  it('is an ARC client asking the address it was given, with its key', async () => {
+    const source = createChainSource(
+      settings({ url: sim.arcUrl, apiKey: 'arc-s3cret', maxRequestsPerSecond: 20 }),
+    )
+    expect(source.describe.arc).toBe(sim.arcUrl)
+    expect(source.txSource?.name).toBe('arc')
+    const txid = 'ab'.repeat(32)
+    expect(await source.txSource!.getTransaction(txid)).toMatchObject({ txid, state: 'unknown' })
+    expect(sim.arcRequestRecords().at(-1)).toMatchObject({
+      method: 'GET',
+      path: `/v1/tx/${txid}`,
+      authorization: 'Bearer arc-s3cret',
+      status: 404,
+    })
+  })
+
+  it('says where ARC is without its query, and refuses an address that is not http(s)', () => {
+    const said = createChainSource(
+      settings({ url: 'https://user:pw@arc.taal.com/?key=s3cret', maxRequestsPerSecond: 10 }),
+    ).describe
+    expect(said.arc).toBe('https://arc.taal.com/')
+    expect(JSON.stringify(said)).not.toContain('s3cret')
+    for (const url of ['ftp://arc.taal.com', 'arc.taal.com', 'wss://arc.taal.com'])
+      expect(() => createChainSource(settings({ url, maxRequestsPerSecond: 10 }))).toThrow(
+        'The ARC address must be an http:// or https:// address.',
+      )
+    expect(() =>
+      createChainSource(settings({ url: 'https://arc.taal.com', maxRequestsPerSecond: 0 })),
+    ).toThrow(/ARC needs a request limit/)
   })
 })

@@ -1,6 +1,7 @@
+import { createArcClient } from './arc'
 import type { ChainFeed, ChainFeedOptions } from './feed'
 import { connectChainFeed } from './feed'
-import type { ChainSource } from './types'
+import type { ChainSource, TransactionSource } from './types'
 import { createWhatsOnChainClient } from './whatsonchain'
 
 /**
@@ -8,6 +9,10 @@ import { createWhatsOnChainClient } from './whatsonchain'
  * kind, each giving the client for the chain's API and, where it has one, its push stream. The
  * simulator speaks WhatsOnChain's API and push stream, so both kinds use the WhatsOnChain client
  * and feed today; a second, independent source is added here as a kind of its own.
+ *
+ * Beside it, and independent of it, ARC may follow the payments by txid (`arc`: its own address
+ * and key; the simulator serves a stand-in under /arc): the adapter's `txSource`, absent when
+ * the settings name no ARC.
  */
 
 export const CHAIN_SOURCE_KINDS = ['simulator', 'whatsonchain'] as const
@@ -24,6 +29,15 @@ export type ChainSourceSettings = {
   dailyCap?: number
   /** The push stream, e.g. wss://socket-v2.whatsonchain.com/websocket; none: polling alone. */
   socketUrl?: string
+  /** ARC, following payments by txid: where it is (without /v1), its key, its request limit. */
+  arc?: ArcSettings
+}
+
+export type ArcSettings = {
+  /** e.g. https://arc.taal.com, or the simulator's http://127.0.0.1:3100/arc */
+  url: string
+  apiKey?: string
+  maxRequestsPerSecond: number
 }
 
 /** What the push stream calls: the feed's options without its address. */
@@ -35,12 +49,16 @@ export type ChainSourceDescription = {
   url: string
   /** The push stream's address, or 'off' when there is none. */
   push: string
+  /** ARC's address, or 'off' when there is none. */
+  arc: string
 }
 
 export type ChainSourceAdapter = {
   chain: ChainSource
   /** Connects the push stream (absent when the source has none). */
   connectFeed?: (handlers: ChainFeedHandlers) => ChainFeed
+  /** ARC, following payments by txid (absent when the settings name none). */
+  txSource?: TransactionSource
   describe: ChainSourceDescription
 }
 
@@ -88,6 +106,12 @@ function settingsProblem(settings: ChainSourceSettings): string | undefined {
     return 'The push stream address must be a ws:// or wss:// address.'
   if (!(settings.maxRequestsPerSecond > 0))
     return 'The chain source needs a request limit above 0 per second.'
+  if (settings.arc !== undefined) {
+    if (!hasProtocol(settings.arc.url, ['http:', 'https:']))
+      return 'The ARC address must be an http:// or https:// address.'
+    if (!(settings.arc.maxRequestsPerSecond > 0))
+      return 'ARC needs a request limit above 0 per second.'
+  }
   return undefined
 }
 
@@ -103,12 +127,23 @@ function hasProtocol(url: string, protocols: string[]): boolean {
 export function createChainSource(settings: ChainSourceSettings): ChainSourceAdapter {
   const problem = settingsProblem(settings)
   if (problem) throw new Error(problem)
+  const { arc } = settings
   return {
     ...ADAPTERS[settings.kind](settings),
+    ...(arc
+      ? {
+          txSource: createArcClient({
+            baseUrl: arc.url,
+            apiKey: arc.apiKey,
+            maxRequestsPerSecond: arc.maxRequestsPerSecond,
+          }),
+        }
+      : {}),
     describe: {
       source: settings.kind,
       url: withoutQuery(settings.apiUrl),
       push: settings.socketUrl ? withoutQuery(settings.socketUrl) : 'off',
+      arc: arc ? withoutQuery(arc.url) : 'off',
     },
   }
 }

@@ -67,6 +67,13 @@ export type ChainSource = {
   getSpentBy?: (outpoints: readonly Outpoint[]) => Promise<Map<string, SpentBy>>
   /** How the source is doing: calls against its limits, recent errors, failing addresses. */
   stats?: () => ChainSourceStats
+  /**
+   * The header of the block at this height, or of the block with this hash (display-order hex),
+   * as the source gives it; null when it has no such block.
+   */
+  getBlockHeader?: (at: number | string) => Promise<BlockHeader | null>
+  /** A merkle proof that the transaction is in a block, or null when the source has none. */
+  getMerkleProof?: (txid: string) => Promise<MerkleProof | null>
 }
 
 export type AddressHistoriesDetailed = {
@@ -145,4 +152,75 @@ export class ChainSourceError extends Error {
     super(message)
     this.name = 'ChainSourceError'
   }
+}
+
+/**
+ * A source that follows transactions by their id (ARC, the BSV transaction processor): it
+ * cannot list an address's transactions, and it knows only the transactions submitted to it.
+ * The worker submits a payment once any source has seen it, then asks it by txid.
+ */
+export type TransactionSource = {
+  /** How the owner's chain-health card names it, e.g. 'arc'. */
+  name: string
+  /** What the source says of one transaction now; a transaction it does not know is 'unknown'. */
+  getTransaction: (txid: string) => Promise<TransactionReport>
+  /** Hands it a signed transaction (raw hex), which it then follows; its report at once. */
+  submit: (txHex: string) => Promise<TransactionReport>
+  /** How the source is doing: calls against its limits, recent errors. */
+  stats?: () => ChainSourceStats
+}
+
+/**
+ * One source's word on one transaction, in the shop's terms (`state`) beside the source's own
+ * (`sourceStatus`, e.g. ARC's txStatus).
+ * - 'unknown': never submitted to it, or forgotten.
+ * - 'pending': received or stored, not yet seen on the network.
+ * - 'seen': in the mempool of the network's nodes.
+ * - 'double-spend': a competing transaction spends one of its inputs (`competingTxs`).
+ * - 'mined': in a block (`blockHash`, `blockHeight`, `merklePath`).
+ * - 'stale': mined in a block that is no longer on the best chain.
+ * - 'rejected': the network refused it (`extraInfo` says why).
+ */
+export type TransactionState =
+  'unknown' | 'pending' | 'seen' | 'double-spend' | 'mined' | 'stale' | 'rejected'
+
+export type TransactionReport = {
+  txid: string
+  state: TransactionState
+  sourceStatus: string | null
+  blockHash: string | null
+  blockHeight: number | null
+  /** The merkle path as BRC-74 BUMP hex (what `MerklePath.fromHex` reads), when mined. */
+  merklePath: string | null
+  competingTxs: string[]
+  extraInfo: string | null
+  /** When the source last changed its word (its own timestamp), if it says. */
+  timestamp: string | null
+}
+
+/** A block header as a source gives it; the shop recomputes its hash before trusting it. */
+export type BlockHeader = {
+  height: number
+  /** The block's hash as the source names it (display order, hex). */
+  hash: string
+  version: number
+  /** The previous block's hash (display order, hex). */
+  previousHash: string
+  /** The merkle root (display order, hex, as `MerklePath.computeRoot` gives it). */
+  merkleRoot: string
+  /** Unix seconds. */
+  time: number
+  /** Compact target, as a number (e.g. 0x207fffff). */
+  bits: number
+  nonce: number
+}
+
+/** A merkle proof for one transaction, as one source gives it. */
+export type MerkleProof = {
+  txid: string
+  /** The block the source says it is in (display order, hex). */
+  blockHash: string
+  blockHeight: number
+  /** BRC-74 BUMP hex. */
+  merklePath: string
 }

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url'
 
 import { PrivateKey, Transaction } from '@bsv/sdk'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 
+import { merklePathFromTsc } from './merkle'
+import { headerProblem } from './proof'
 import { createWhatsOnChainClient } from './whatsonchain'
 import type { ChainSimulator } from './simulator'
 import { payFromTestWallet, startChainSimulator } from './simulator'
@@ -125,6 +128,14 @@ const DOCS_ROUTES: Record<string, (s: Served) => string | undefined> = {
     'tx-hash-unconfirmed.json',
   'POST /utxos/spent': () => 'utxos-spent.json',
   'GET /chain/info': () => 'chain-info.json',
+  'GET /block/hash/000000000000000004a288072ebb35e37233f419918f9783d499979cb6ac33eb': () =>
+    'block-hash.json',
+  // The docs print one block answer; by height it is the same block's.
+  'GET /block/height/575045': () => 'block-hash.json',
+  'GET /block/000000000000000004a288072ebb35e37233f419918f9783d499979cb6ac33eb/header': () =>
+    'block-header.json',
+  'GET /tx/c1d32f28baa27a376ba977f6a8de6ce0a87041157cef0274b20bfda2b0d8df96/proof/tsc': () =>
+    'tx-proof-tsc.json',
 }
 
 beforeAll(async () => {
@@ -412,5 +423,112 @@ describe("the docs' chain info", () => {
   it('gives the client the height, and the simulator answers in the same shape', async () => {
     expect(await docsClient().getTipHeight()).toBe(905064)
     expectSameShape(await ask('GET', '/chain/info'), 'chain-info.json')
+  })
+})
+
+/** Block 575045 as the docs' block and header answers give it. */
+const DOCS_HEADER = {
+  height: 575045,
+  hash: '000000000000000004a288072ebb35e37233f419918f9783d499979cb6ac33eb',
+  version: 536928256,
+  previousHash: '00000000000000000988156c7075dc9147a5b62922f1310862e8b9000d46dd9b',
+  merkleRoot: '4ebcba09addd720991d03473f39dce4b9a72cc164e505cd446687a54df9b1585',
+  time: 1553416668,
+  bits: 0x180997ee,
+  nonce: 87914848,
+}
+
+/** An answer without one key (compared on its own against another fixture). */
+const without = (answer: unknown, key: string) => {
+  const { [key]: _left, ...rest } = answer as Record<string, unknown>
+  return rest
+}
+
+describe("the docs' block (/block/hash, /block/height)", () => {
+  it('gives the client the header of block 575045, which holds', async () => {
+    const header = await docsClient().getBlockHeader(575045)
+    expect(header).toEqual(DOCS_HEADER)
+    expect(headerProblem(header!)).toBeNull()
+    expect(served.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /block/height/575045'])
+  })
+
+  it('is answered in the same shape by the simulator, by hash and by height', async () => {
+    const height = sim.state.status(minedTxid)!.height!
+    const byHeight = (await ask('GET', `/block/height/${height}`)) as Record<string, unknown>
+    const byHash = await ask('GET', `/block/hash/${sim.state.blockHash(height)}`)
+    expect(byHash).toEqual(byHeight)
+    expect(byHeight.tx).toContain(minedTxid)
+    expect(byHeight.bits).toBe('207fffff')
+    const docs = fixture('block-hash.json')
+    expect(
+      shapeProblems(shapeOf(without(byHeight, 'coinbaseTx')), shapeOf(without(docs, 'coinbaseTx'))),
+    ).toEqual([])
+    // The coinbase is a transaction as /tx/hash describes one (the docs' example breaks off
+    // inside it, in the same keys).
+    expectSameShape(byHeight.coinbaseTx, 'tx-hash-unconfirmed.json')
+  })
+})
+
+describe("the docs' header (/block/{hash}/header)", () => {
+  it('gives the client the header of block 575045 by its hash', async () => {
+    expect(await docsClient().getBlockHeader(DOCS_HEADER.hash)).toEqual(DOCS_HEADER)
+    expect(served.map((s) => s.path)).toEqual([`/block/${DOCS_HEADER.hash}/header`])
+  })
+
+  it('is answered in the same shape by the simulator, by hash and by height', async () => {
+    const height = sim.state.status(minedTxid)!.height!
+    const byHash = await ask('GET', `/block/${sim.state.blockHash(height)}/header`)
+    expectSameShape(byHash, 'block-header.json')
+    expect(await ask('GET', `/block/${height}/header`)).toEqual(byHash)
+  })
+})
+
+describe("the docs' TSC merkle proof (/tx/{txid}/proof/tsc)", () => {
+  it('leads from its transaction to the merkle root of its block', () => {
+    const [proof] = fixture('tx-proof-tsc.json') as {
+      index: number
+      txOrId: string
+      nodes: string[]
+    }[]
+    const path = merklePathFromTsc({ txid: proof!.txOrId, ...proof!, blockHeight: 575191 })
+    // Block 575191's merkle root, as WhatsOnChain's older /tx/{txid}/proof example gave it.
+    expect(path.computeRoot(proof!.txOrId)).toBe(
+      '95a920b1002bed05379a0d2650bb13eb216138f28ee80172f4cf21048528dc60',
+    )
+  })
+
+  it('is read by the client, which looks up the header of its target (the docs print none: no proof)', async () => {
+    const txid = 'c1d32f28baa27a376ba977f6a8de6ce0a87041157cef0274b20bfda2b0d8df96'
+    expect(await docsClient().getMerkleProof(txid)).toBeNull()
+    expect(served.map((s) => s.path)).toEqual([
+      `/tx/${txid}/proof/tsc`,
+      '/block/0000000000000000091216c46973d82db057a6f9911352892b7769ed517681c3/header',
+    ])
+  })
+
+  it('is answered in the same shape by the simulator', async () => {
+    const answer = (await ask('GET', `/tx/${minedTxid}/proof/tsc`)) as { target: string }[]
+    expectSameShape(answer, 'tx-proof-tsc.json')
+    expect(answer[0]!.target).toBe(sim.state.merkleProof(minedTxid)!.blockHash)
+  })
+})
+
+describe("the docs' block header frame (WoC Sockets V2)", () => {
+  it('is sent by the simulator in the same shape when a block is mined', async () => {
+    const ws = new WebSocket(`${sim.socketUrl}?channels=woc:blockHeader`)
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    const frame = new Promise<unknown>((resolve) =>
+      ws.once('message', (data) => resolve(JSON.parse(String(data)))),
+    )
+    try {
+      const height = sim.state.mine()
+      const received = (await frame) as { pub: { data: { height: number; hash: string } } }
+      expect(received.pub.data).toMatchObject({ height, hash: sim.state.header(height)!.hash })
+      expectSameShape(received, 'push-block-header.json')
+    } finally {
+      ws.close()
+      // The mined block leaves the mempool's transactions where the other tests expect them.
+      sim.state.reorg(1)
+    }
   })
 })

@@ -422,6 +422,35 @@ export interface Payment {
    */
   missingLooks?: number | null;
   /**
+   * Set while a source reports a competing spend of one of its inputs: it does not count until the chain settles it (invalid on evidence, or counted again).
+   */
+  doubtedAt?: string | null;
+  doubtReason?: string | null;
+  /**
+   * The second source's (ARC's) last word on the transaction.
+   */
+  arcStatus?: string | null;
+  arcCheckedAt?: string | null;
+  /**
+   * When the shop verified a merkle proof of this payment.
+   */
+  proofVerifiedAt?: string | null;
+  proofBlockHeight?: number | null;
+  proofBlockHash?: string | null;
+  proofMerkleRoot?: string | null;
+  /**
+   * The merkle path (BRC-74 BUMP, hex) that verified.
+   */
+  proofMerklePath?: string | null;
+  /**
+   * Which source gave the path, the header and the block hash.
+   */
+  proofSources?: string | null;
+  /**
+   * A proof that did not verify (forged path, a header that does not hash or match): never a confirmation.
+   */
+  proofProblem?: string | null;
+  /**
    * Arrived after the order expired.
    */
   late?: boolean | null;
@@ -944,6 +973,17 @@ export interface PaymentsSelect<T extends boolean = true> {
   spends?: T;
   missingSince?: T;
   missingLooks?: T;
+  doubtedAt?: T;
+  doubtReason?: T;
+  arcStatus?: T;
+  arcCheckedAt?: T;
+  proofVerifiedAt?: T;
+  proofBlockHeight?: T;
+  proofBlockHash?: T;
+  proofMerkleRoot?: T;
+  proofMerklePath?: T;
+  proofSources?: T;
+  proofProblem?: T;
   late?: T;
   updatedAt?: T;
   createdAt?: T;

@@ -203,6 +203,25 @@ describe('deriving an order status from its payments', () => {
     ).toMatchObject({ status: 'PAID', flags: { paidInvalid: true } })
   })
 
+  it('does not count a payment in doubt: the order leaves PAYMENT_DETECTED, and counts it again once the doubt is lifted', () => {
+    const doubted = { ...pay(1000), doubtful: true }
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'PAYMENT_DETECTED', payments: [doubted] }),
+    ).toMatchObject({ status: 'AWAITING_PAYMENT', received: 0, flags: { paidInvalid: true } })
+    expect(
+      deriveOrderPaymentState({ ...base, status: 'AWAITING_PAYMENT', payments: [pay(1000)] })
+        .status,
+    ).toBe('PAYMENT_DETECTED')
+    // Expired while in doubt, then mined before the deadline: paid after all.
+    const later = { ...base, now: new Date('2030-01-01T00:20:00Z') }
+    expect(
+      deriveOrderPaymentState({ ...later, status: 'PAYMENT_DETECTED', payments: [doubted] }).status,
+    ).toBe('EXPIRED')
+    expect(
+      deriveOrderPaymentState({ ...later, status: 'EXPIRED', payments: [pay(1000, 1)] }).status,
+    ).toBe('PAID')
+  })
+
   it('flags a full payment that came only late as paid late, not partial', () => {
     const state = deriveOrderPaymentState({
       ...base,

@@ -110,6 +110,12 @@ export type RecordedPayment = {
   late: boolean
   /** Double-spent or dropped after it was seen: shown to the owner, never counted. */
   invalid?: boolean
+  /**
+   * A source reports a competing spend of one of its inputs, and the chain has not settled it
+   * yet: not counted while in doubt (the order leaves PAYMENT_DETECTED and its buyer is not
+   * told it is safe), counted again when the doubt is lifted.
+   */
+  doubtful?: boolean
 }
 
 export type OrderPaymentFacts = {
@@ -138,7 +144,8 @@ export type OrderPaymentState = {
  * on-time payments with enough confirmations cover it, PAYMENT_DETECTED while they cover it
  * unconfirmed, UNDERPAID while less arrived, EXPIRED at expiry without the full amount.
  * Invalid payments (double-spent or dropped) never count: an order whose money vanished waits
- * again before its deadline and expires after it.
+ * again before its deadline and expires after it. Doubtful payments (a competing spend reported,
+ * not yet settled by the chain) do not count while in doubt, and are flagged like invalid ones.
  * Late payments never revive an expired order: they are flagged. An expired order whose on-time
  * payments come back (seen again after they were judged missing or invalid, or found in a block
  * mined before the deadline) is PAID once they are confirmed; until then it stays expired and
@@ -146,7 +153,7 @@ export type OrderPaymentState = {
  */
 export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentState {
   const { amountSatoshiExpected: due } = facts
-  const payments = facts.payments.filter((p) => !p.invalid)
+  const payments = facts.payments.filter((p) => !p.invalid && !p.doubtful)
   const received = payments.reduce((sum, p) => sum + p.satoshis, 0)
   const onTime = payments.filter((p) => !p.late)
   const onTimeTotal = onTime.reduce((sum, p) => sum + p.satoshis, 0)
@@ -178,7 +185,7 @@ export function deriveOrderPaymentState(facts: OrderPaymentFacts): OrderPaymentS
       // payment that only came late is "paid late", not partial).
       paidPartial: received > 0 && (onTimeTotal > 0 ? onTimeTotal : received) < due,
       paidOver: received > due,
-      paidInvalid: facts.payments.some((p) => p.invalid),
+      paidInvalid: facts.payments.some((p) => p.invalid || p.doubtful),
     },
   }
 }

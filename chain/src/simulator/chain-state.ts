@@ -1,27 +1,57 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
 import type { LockingScript } from '@bsv/sdk'
 import { P2PKH, PrivateKey, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk'
 
+import { merkleLevels, merklePathOf } from '../merkle'
+import { blockHashOf, meetsTarget } from '../proof'
+import type { BlockHeader } from '../types'
+
 /**
  * The simulated chain: a mempool, blocks, and an index of which transactions pay which address.
  * It checks what a node would refuse for a payment (unknown or already spent inputs, outputs worth
  * more than inputs, bad signatures) and can mint coinbase-style funding for the test wallet.
  * State is kept in memory and, when a file is given, written after every change.
+ *
+ * Blocks are real: each holds a coinbase of its own first, then the mempool's transactions in
+ * arrival order; its header (version, previous hash, merkle root, time, bits, nonce) is 80 bytes
+ * whose double SHA-256 meets regtest's easy target (bits 0x207fffff), so a merkle path for any
+ * of its transactions verifies against it, as on mainnet.
  */
 
 type StoredTx = { hex: string; height: number | null; coinbase: boolean }
+/** A mined block: its header's fields and its transactions, the coinbase first. */
+type StoredBlock = Omit<BlockHeader, 'height'> & { txids: string[] }
 type StateFile = {
   height: number
   txs: Record<string, StoredTx>
   nonce: number
   /** Each mined block's time (unix seconds), by height. */
   blockTimes?: Record<string, number>
+  /** Each mined block, by height (blocks from before they were kept have none). */
+  blocks?: Record<string, StoredBlock>
 }
 
+/** Regtest's target: about every other hash meets it, so a header is ground in a try or two. */
+export const SIMULATED_BITS = 0x207fffff
+/** The version mined blocks carry (BIP9's top bits, as mainnet's blocks do). */
+const BLOCK_VERSION = 0x20000000
+
+/**
+ * The hash of a block the simulator has no header for (the one before its first block, and any
+ * from a state file older than its headers): made up, but the same for a network and height.
+ */
+export const madeUpBlockHash = (network: 'main' | 'test', height: number) =>
+  crypto.createHash('sha256').update(`simulated block ${network} ${height}`).digest('hex')
+
 export type ChainEvent =
-  { kind: 'tx'; txid: string; tx: Transaction } | { kind: 'block'; height: number; time: number }
+  | { kind: 'tx'; txid: string; tx: Transaction }
+  | { kind: 'block'; height: number; time: number; header: BlockHeader }
+
+/** A merkle proof of one transaction as the simulator gives it (BRC-74 BUMP hex). */
+export type SimulatedMerkleProof = { blockHash: string; blockHeight: number; merklePath: string }
 
 /** One transaction touching an address, in the order the chain took them in. */
 export type AddressEntry = {
@@ -77,6 +107,19 @@ export type ChainState = {
   status(txid: string): { height: number | null } | undefined
   /** A block's time (unix seconds); blocks from before the simulator started have none. */
   blockTime(height: number): number | undefined
+  /** A mined block's header; blocks from before the simulator kept headers have none. */
+  header(height: number): BlockHeader | undefined
+  /** A mined block's header and transactions (the coinbase first), by height. */
+  block(height: number): { header: BlockHeader; txids: string[] } | undefined
+  /** The height of the block with this hash (display order) on the chain, if any. */
+  heightOf(hash: string): number | undefined
+  /** The hash of the block at a height: its header's, or a made-up one before headers were kept. */
+  blockHash(height: number): string
+  /**
+   * A merkle proof that a transaction is in its block, built from the block's tree: undefined
+   * while it is in the mempool, unknown, or in a block without a header.
+   */
+  merkleProof(txid: string): SimulatedMerkleProof | undefined
   getHex(txid: string): string | undefined
   /**
    * The transactions touching an address, newest first (WhatsOnChain's default order): in
@@ -106,6 +149,8 @@ type Ledger = {
   /** Arrival order of each transaction (a file's transactions are in the order they came in). */
   seqOf: Map<string, number>
   nextSeq: number
+  /** Each block's merkle tree, by block hash, built when a proof is first asked for. */
+  trees: Map<string, string[][]>
   /** Who hears of each new transaction and block (the simulator's push stream). */
   listeners: Set<(event: ChainEvent) => void>
 }
@@ -138,6 +183,20 @@ export function createChainState({
       return stored ? { height: stored.height } : undefined
     },
     blockTime: (height) => ledger.chain.blockTimes?.[String(height)],
+    header: (height) => headerAt(ledger, height),
+    block(height) {
+      const header = headerAt(ledger, height)
+      const stored = ledger.chain.blocks?.[String(height)]
+      return header && stored ? { header, txids: [...stored.txids] } : undefined
+    },
+    heightOf(hash) {
+      const wanted = hash.toLowerCase()
+      for (const [height, block] of Object.entries(ledger.chain.blocks ?? {}))
+        if (block.hash === wanted && Number(height) <= ledger.chain.height) return Number(height)
+      return undefined
+    },
+    blockHash: (height) => blockHashAt(ledger, height),
+    merkleProof: (txid) => merkleProof(ledger, txid),
     getHex: (txid) => ledger.chain.txs[txid]?.hex,
     entries: (address, kind) => entries(ledger, address, kind),
     spender: (txid, vout) => spender(ledger, txid, vout),
@@ -164,6 +223,7 @@ function openLedger({
     byAddress: new Map(),
     seqOf: new Map(),
     nextSeq: 0,
+    trees: new Map(),
     listeners: new Set(),
   }
   for (const [txid, stored] of Object.entries(chain.txs)) index(ledger, txid, stored)
@@ -306,17 +366,130 @@ function mint(ledger: Ledger, address: string, satoshis: number): string {
 function mine(ledger: Ledger, count: number): number {
   const { chain } = ledger
   chain.blockTimes ??= {}
+  chain.blocks ??= {}
+  const mempool = Object.entries(chain.txs)
+    .filter(([, stored]) => stored.height === null)
+    .map(([txid]) => txid)
+    .sort((a, b) => (ledger.seqOf.get(a) ?? 0) - (ledger.seqOf.get(b) ?? 0))
   for (let i = 0; i < count; i += 1) {
-    chain.height += 1
-    chain.blockTimes[String(chain.height)] = Math.floor(Date.now() / 1000)
-    if (i === 0)
-      for (const stored of Object.values(chain.txs))
-        if (stored.height === null) stored.height = chain.height
+    const height = chain.height + 1
+    const time = Math.floor(Date.now() / 1000)
+    const coinbase = blockCoinbase(ledger, height)
+    const txids = [coinbase, ...(i === 0 ? mempool : [])]
+    for (const txid of txids) chain.txs[txid]!.height = height
+    chain.blocks[String(height)] = minedBlock({
+      previousHash: blockHashAt(ledger, height - 1),
+      txids,
+      time,
+    })
+    chain.blockTimes[String(height)] = time
+    chain.height = height
   }
   save(ledger)
   for (let h = chain.height - count + 1; h <= chain.height; h += 1)
-    emit(ledger, { kind: 'block', height: h, time: chain.blockTimes[String(h)]! })
+    emit(ledger, {
+      kind: 'block',
+      height: h,
+      time: chain.blockTimes[String(h)]!,
+      header: headerAt(ledger, h)!,
+    })
   return chain.height
+}
+
+/**
+ * The coinbase a block at `height` opens with: unique to this block (its height and a counter in
+ * the script, as a miner's extra nonce), paying the subsidy to a key nobody watches. It joins the
+ * chain's transactions (so WhatsOnChain's lookups know it) without telling the listeners: a
+ * coinbase is never in the mempool.
+ */
+function blockCoinbase(ledger: Ledger, height: number): string {
+  ledger.chain.nonce += 1
+  const tag = Utils.toArray(`sim-block-${height}-${ledger.chain.nonce}-${Date.now()}`, 'utf8')
+  const tx = new Transaction()
+  tx.addInput({
+    sourceTXID: '00'.repeat(32),
+    sourceOutputIndex: 0xffffffff,
+    unlockingScript: new UnlockingScript([{ op: tag.length, data: tag }]),
+    sequence: 0xffffffff,
+  })
+  tx.addOutput({ lockingScript: new P2PKH().lock(MINER_KEY_HASH), satoshis: 625_000_000 })
+  const txid = tx.id('hex')
+  const stored = { hex: tx.toHex(), height: null, coinbase: true }
+  ledger.chain.txs[txid] = stored
+  index(ledger, txid, stored)
+  return txid
+}
+
+/** The simulated miner's key hash: a fixed key nobody holds. */
+const MINER_KEY_HASH = Utils.toArray('51'.repeat(20), 'hex')
+
+/**
+ * A block over these transactions: its merkle root, and a nonce ground until its hash meets the
+ * target.
+ */
+function minedBlock({
+  previousHash,
+  txids,
+  time,
+}: {
+  previousHash: string
+  txids: string[]
+  time: number
+}): StoredBlock {
+  const levels = merkleLevels(txids)
+  const fields = {
+    height: 0,
+    hash: '',
+    version: BLOCK_VERSION,
+    previousHash,
+    merkleRoot: levels.at(-1)![0]!,
+    time,
+    bits: SIMULATED_BITS,
+    nonce: 0,
+  }
+  for (;;) {
+    const hash = blockHashOf(fields)
+    if (meetsTarget(hash, fields.bits)) {
+      const { height: _height, ...header } = { ...fields, hash }
+      return { ...header, txids }
+    }
+    fields.nonce += 1
+  }
+}
+
+/** The header of the block at `height`, if it was mined with one. */
+function headerAt({ chain }: Ledger, height: number): BlockHeader | undefined {
+  if (height > chain.height) return undefined
+  const stored = chain.blocks?.[String(height)]
+  if (!stored) return undefined
+  const { txids: _txids, ...header } = stored
+  return { height, ...header }
+}
+
+/** The hash of the block at `height`: its header's, or the made-up one where it has none. */
+function blockHashAt(ledger: Ledger, height: number): string {
+  return headerAt(ledger, height)?.hash ?? madeUpBlockHash(ledger.network, height)
+}
+
+function merkleProof(ledger: Ledger, txid: string): SimulatedMerkleProof | undefined {
+  const id = txid.toLowerCase()
+  const height = ledger.chain.txs[id]?.height
+  if (height === null || height === undefined) return undefined
+  const block = ledger.chain.blocks?.[String(height)]
+  const index = block?.txids.indexOf(id) ?? -1
+  if (!block || index < 0) return undefined
+  let levels = ledger.trees.get(block.hash)
+  if (!levels) {
+    levels = merkleLevels(block.txids)
+    // A handful of recent blocks is what proofs are asked of.
+    if (ledger.trees.size >= 64) ledger.trees.delete(ledger.trees.keys().next().value!)
+    ledger.trees.set(block.hash, levels)
+  }
+  return {
+    blockHash: block.hash,
+    blockHeight: height,
+    merklePath: merklePathOf({ levels, index, blockHeight: height }).toHex(),
+  }
 }
 
 function doubleSpend(ledger: Ledger, txid: string): string {
@@ -351,9 +524,18 @@ function doubleSpend(ledger: Ledger, txid: string): string {
 function reorg(ledger: Ledger, blocks: number): number {
   const { chain } = ledger
   const from = chain.height - blocks + 1
+  // The orphaned blocks' coinbases leave the chain with them; the rest go back to the mempool.
+  for (let h = from; h <= chain.height; h += 1) {
+    const block = chain.blocks?.[String(h)]
+    if (block) {
+      remove(ledger, block.txids[0]!)
+      ledger.trees.delete(block.hash)
+    }
+    delete chain.blocks?.[String(h)]
+    delete chain.blockTimes?.[String(h)]
+  }
   for (const stored of Object.values(chain.txs))
     if (stored.height !== null && stored.height >= from) stored.height = null
-  for (let h = from; h <= chain.height; h += 1) delete chain.blockTimes?.[String(h)]
   chain.height = from - 1
   save(ledger)
   return chain.height

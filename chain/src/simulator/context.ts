@@ -1,3 +1,5 @@
+import type { ArcLimits, ArcStandIn } from './arc'
+import { createArcStandIn } from './arc'
 import type { ChainState } from './chain-state'
 import { createChainState } from './chain-state'
 import type { RequestLog } from './http'
@@ -20,12 +22,14 @@ export type SimulatorContext = {
   faults: Faults
   gate: RateGate
   log: RequestLog
-  /** Every fault off, and the Retry-After of the last 429 lifted. */
+  /** Every fault off, and the Retry-After of the last 429 lifted (WhatsOnChain's and ARC's). */
   clearFaults: () => void
   /** While on, the WhatsOnChain API answers 503 to everything. */
   outage: boolean
   /** The push stream, started once the server listens. */
   push?: PushServer
+  /** The ARC stand-in, under /arc. */
+  arc: ArcStandIn
 }
 
 export function createSimulatorContext({
@@ -33,15 +37,18 @@ export function createSimulatorContext({
   stateFile,
   limits,
   pages,
+  arc,
 }: {
   network: 'main' | 'test'
   stateFile?: string
   limits: SimulatorLimits
   pages: SimulatorPages
+  arc: { apiKey?: string; limits?: ArcLimits }
 }): SimulatorContext {
   const state = createChainState({ network, file: stateFile })
   const faults = createFaults()
   const gate = createRateGate(limits, faults.takeBurst)
+  const arcStandIn = createArcStandIn({ state, faults, ...arc })
   return {
     network,
     prefix: `/v1/bsv/${network}`,
@@ -53,7 +60,9 @@ export function createSimulatorContext({
     clearFaults: () => {
       faults.clear()
       gate.lift()
+      arcStandIn.lift()
     },
     outage: false,
+    arc: arcStandIn,
   }
 }

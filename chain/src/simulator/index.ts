@@ -1,7 +1,11 @@
-/** Test mode only: a local chain that speaks WhatsOnChain's API, and a wallet that pays from it. */
+/**
+ * Test mode only: a local chain that speaks WhatsOnChain's API (and ARC's, under /arc), and a
+ * wallet that pays from it.
+ */
 export { startChainSimulator, HISTORY_ERROR } from './server'
 export type {
   ApiRequestRecord,
+  ArcLimits,
   ChainSimulator,
   SimulatorFaults,
   SimulatorLimits,

@@ -243,6 +243,9 @@ describe('the faults endpoint', () => {
       lostTxids: [],
       burst429Left: 0,
       deafStream: true,
+      arcForgotten: [],
+      forgedProofs: [],
+      forgedHeaders: [],
     })
     // Another fault leaves it as it was; `clear` starts from none.
     const other = await post(sim.url, '/simulator/faults', {

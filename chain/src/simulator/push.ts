@@ -7,6 +7,7 @@ import type { WebSocket } from 'ws'
 
 import { addressOfScript } from './chain-state'
 import type { ChainEvent, createChainState } from './chain-state'
+import { blockHeaderFrameData } from './routes/blocks'
 
 /**
  * The simulator's push stream, as WhatsOnChain's WoC Sockets V2 speaks it:
@@ -21,6 +22,10 @@ import type { ChainEvent, createChainState } from './chain-state'
  * (one OP_RETURN output, no address) and paying a fresh random P2PKH address nobody watches.
  * They are published only: the chain state never holds them, so no history, lookup or block
  * shows them (their inputs spend outputs the simulator never had).
+ *
+ * A block header frame carries the block as WhatsOnChain's docs show it (hash, height, version,
+ * merkleroot, time, nonce, bits as hex, previousblockhash, the coinbase...), built from the
+ * chain's own header.
  *
  * A deaf stream (the `deafStream` fault) stays connected, answers pings and publishes block
  * headers, but publishes no mempool transaction at all, neither background nor real.
@@ -190,7 +195,7 @@ export function startPushServer({
   }
   const unsubscribe = state.subscribe((event: ChainEvent) => {
     if (event.kind === 'block')
-      return publish('woc:blockHeader', { height: event.height, time: event.time })
+      return publish('woc:blockHeader', blockHeaderFrameData({ state, network }, event.header))
     publish('woc:mempoolTx', mempoolFrameData(event.tx, network, event.txid))
   })
   const stopBackground = startBackgroundTraffic(

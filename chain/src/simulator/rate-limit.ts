@@ -19,13 +19,27 @@ const secondsToNextDay = (now: number) => {
 
 export type RateGate = ReturnType<typeof createRateGate>
 
+/** How a 429 is answered: WhatsOnChain's plain text unless the API has its own body. */
+export type RefuseRequest = (
+  res: http.ServerResponse,
+  retryAfterSeconds: number,
+  why: string,
+) => void
+
+const refuseAsText: RefuseRequest = (res, seconds, why) =>
+  send(res, 429, why, 'text', { 'retry-after': String(seconds) })
+
 /**
- * WhatsOnChain's request limits, as the simulator keeps them: a 429 with Retry-After over the
- * per-second or daily limit, or while a burst of 429s is owed (`burst` takes the next one's
- * Retry-After, in seconds), and a 429 to every request that comes before the Retry-After of
- * the last one has passed.
+ * An API's request limits, as the simulator keeps them (WhatsOnChain's, and the ARC
+ * stand-in's): a 429 with Retry-After over the per-second or daily limit, or while a burst of
+ * 429s is owed (`burst` takes the next one's Retry-After, in seconds), and a 429 to every
+ * request that comes before the Retry-After of the last one has passed.
  */
-export function createRateGate(startLimits: SimulatorLimits, burst: () => number | undefined) {
+export function createRateGate(
+  startLimits: SimulatorLimits,
+  burst: () => number | undefined,
+  refuse: RefuseRequest = refuseAsText,
+) {
   let limits: SimulatorLimits = { ...startLimits }
   /** No request is answered before this time (the Retry-After of the last 429). */
   let throttledUntil = 0
@@ -35,7 +49,7 @@ export function createRateGate(startLimits: SimulatorLimits, burst: () => number
 
   const tooMany = (res: http.ServerResponse, seconds: number, why: string) => {
     throttledUntil = Math.max(throttledUntil, Date.now() + seconds * 1000)
-    send(res, 429, why, 'text', { 'retry-after': String(seconds) })
+    refuse(res, seconds, why)
   }
 
   return {
@@ -54,9 +68,7 @@ export function createRateGate(startLimits: SimulatorLimits, burst: () => number
       const now = Date.now()
       if (now < throttledUntil) {
         record.insideRetryAfter = true
-        send(res, 429, 'Too Many Requests', 'text', {
-          'retry-after': String(Math.ceil((throttledUntil - now) / 1000)),
-        })
+        refuse(res, Math.ceil((throttledUntil - now) / 1000), 'Too Many Requests')
         return false
       }
       const burstRetryAfter = burst()

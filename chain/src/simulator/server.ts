@@ -1,6 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+import type { ArcLimits } from './arc'
+import { ARC_PREFIX } from './arc'
 import type { ChainState } from './chain-state'
 import type { SimulatorContext } from './context'
 import { createSimulatorContext } from './context'
@@ -16,6 +18,7 @@ import type { SimulatorFaults } from './routes/faults'
 import { mountFaultRoutes } from './routes/faults'
 import { mountTransactionRoutes } from './routes/transactions'
 
+export type { ArcLimits } from './arc'
 export type { ApiRequestRecord } from './http'
 export type { SimulatorLimits } from './rate-limit'
 export type { SimulatorPages } from './routes/addresses'
@@ -25,8 +28,9 @@ export type { SimulatorFaults } from './routes/faults'
 /**
  * The local chain simulator: an HTTP server speaking the part of WhatsOnChain's API the shop
  * uses, under /v1/bsv/{network}, with the limits and failure answers WhatsOnChain documents
- * (docs.taal.com → WhatsOnChain → Address, Transaction, (Un)Spent Transaction Outputs); the
- * docs' own example answers are in fixtures/woc-docs and the tests hold both to them:
+ * (docs.taal.com → WhatsOnChain → Address, Block, Transaction, (Un)Spent Transaction Outputs,
+ * WebSockets); the docs' own example answers are in fixtures/woc-docs and the tests hold both
+ * to them:
  *   GET  /chain/info                        -> { chain, blocks, headers, bestblockhash, ... }
  *   POST /addresses/confirmed/history       -> [{ address, script, result: [{ tx_hash, height }],
  *                                               nextPageToken?, error }] at most 20 items
@@ -36,7 +40,15 @@ export type { SimulatorFaults } from './routes/faults'
  *                                               1,000 of each
  *   GET  /address/{a}/confirmed/history     -> { address, script, result, nextPageToken?, error }
  *   GET  /address/{a}/unconfirmed/history      with limit (1-1000, 100), order (desc), token
- *   GET  /block/height/{h}                  -> { height, time, confirmations }
+ *   GET  /block/height/{h}                  -> { hash, confirmations, size, height, version,
+ *   GET  /block/hash/{hash}                     versionHex, merkleroot, txcount, nTx, num_tx, tx,
+ *                                               time, mediantime, nonce, bits (hex), difficulty,
+ *                                               chainwork, previousblockhash, nextblockhash,
+ *                                               coinbaseTx }, 404 when not on the chain
+ *   GET  /block/{hash or height}/header     -> the same without tx, txcount and coinbaseTx
+ *   GET  /tx/{txid}/proof/tsc               -> [{ index, txOrId, target (the block's hash),
+ *                                               nodes (`*` for a duplicated one) }]; null while
+ *                                               in the mempool, 404 when unknown
  *   GET  /tx/hash/{txid}                    -> the decoded transaction (no block fields while
  *                                               unconfirmed), 404 when unknown
  *   GET  /tx/{txid}/hex                     -> raw hex, 404 when unknown
@@ -54,9 +66,27 @@ export type { SimulatorFaults } from './routes/faults'
  *   /websocket?channels=woc:mempoolTx,woc:blockHeader -> { channel, pub: { data } } per event
  * It answers a client's first message (`{}`, the connect command) with `{ connect: ... }` and
  * 'ping' with 'pong'; it publishes from the start, so tests need not wait for the handshake.
- * Like mainnet's, its mempool channel never rests: while a client listens it also carries
+ * A `woc:blockHeader` frame carries the block as the docs' example does (hash, height, version,
+ * merkleroot, time, nonce, bits, previousblockhash, ..., coinbaseTx). Like mainnet's, its
+ * mempool channel never rests: while a client listens it also carries
  * `backgroundTxPerSecond` (2 by default, 0 for none) strangers' transactions, published only
  * (never in the chain state: no history or lookup shows them).
+ *
+ * ARC's API (bitcoin-sv/arc, doc/arc.json) is served by a stand-in under /arc (arc/), with
+ * ARC's documented answers (fixtures/arc-docs); it knows only what was submitted to it:
+ *   GET  /arc/v1/tx/{txid}      -> { txid, txStatus, blockHash, blockHeight, merklePath,
+ *                                  extraInfo, competingTxs?, timestamp }; 404 never submitted
+ *   POST /arc/v1/tx { rawTx }   -> the same with { status: 200, title: 'OK' }, or an error
+ *                                  { type, title, status, detail, instance, txid, extraInfo }
+ *                                  with ARC's code (460-465, 400, 409)
+ *   POST /arc/v1/txs [{ rawTx }] -> [answer or error, ...]
+ *   GET  /arc/v1/policy         -> { timestamp, policy: { maxscriptsizepolicy, ..., miningFee } }
+ *   GET  /arc/v1/health         -> { healthy, version, reason }
+ * It follows each submitted transaction through the chain's events: SEEN_ON_NETWORK,
+ * DOUBLE_SPEND_ATTEMPTED with `competingTxs`, REJECTED once a competitor is mined, MINED with
+ * the block's hash, height and merkle path, MINED_IN_STALE_BLOCK after a reorg until mined
+ * again (arc/ledger.ts). With `arcApiKey` every ARC request without `Authorization: Bearer
+ * <key>` answers 401; with `arcLimits.perSecond` it answers 429 with Retry-After over it.
  *
  * For tests and the dev tools only, under /simulator:
  *   POST /simulator/mine { blocks? }            -> { height }
@@ -64,17 +94,23 @@ export type { SimulatorFaults } from './routes/faults'
  *   POST /simulator/double-spend { txid }        -> { txid } (the conflicting transaction)
  *   POST /simulator/reorg { blocks }             -> { height }
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
+ *   POST /simulator/arc/outage { on }           -> {} (answers 503 to the ARC API while on)
  *   POST /simulator/push { on }                 -> {} (off: the push stream drops and refuses)
  *   POST /simulator/faults { ...SimulatorFaults, clear? } -> the faults now on:
- *     { historyErrorAddresses, lostTxids, burst429Left, deafStream }; `deafStream: true` leaves
- *     the push stream connected, answering 'ping' and carrying block headers, with no mempool
- *     transaction at all (background or real) until `deafStream: false` or DELETE
+ *     { historyErrorAddresses, lostTxids, burst429Left, deafStream, arcForgotten, forgedProofs,
+ *     forgedHeaders };
+ *     `deafStream: true` leaves the push stream connected, answering 'ping' and carrying block
+ *     headers, with no mempool transaction at all (background or real) until `deafStream:
+ *     false` or DELETE; `arcForgotten: [txid]` makes the ARC stand-in answer 404 for those
+ *     until they are submitted to it again; `forgedProofs: [txid]` serves those transactions'
+ *     TSC proofs with one node changed; `forgedHeaders: [height]` answers those blocks and
+ *     headers with another merkle root under the same hash (it no longer hashes to it)
  *   DELETE /simulator/faults                    -> {} (every fault off)
  *   GET  /healthz                                -> { ok, height, apiRequests }
  *
  * This file starts the server and puts it together: the routes are in routes/ by family
- * (addresses, transactions, blocks, faults, control), the limits in rate-limit.ts, the shared
- * HTTP plumbing in http.ts, the chain itself in chain-state.ts.
+ * (addresses, transactions, blocks, faults, control), the ARC stand-in in arc/, the limits in
+ * rate-limit.ts, the shared HTTP plumbing in http.ts, the chain itself in chain-state.ts.
  */
 
 export type ChainSimulator = {
@@ -97,6 +133,15 @@ export type ChainSimulator = {
   setLimits: (limits: SimulatorLimits) => void
   /** The last API requests answered (up to 5,000), oldest first. */
   requests: () => ApiRequestRecord[]
+  /** The ARC stand-in's base URL (ARC_URL), e.g. http://127.0.0.1:3100/arc */
+  arcUrl: string
+  /** While on, the ARC stand-in answers 503 to everything. */
+  setArcOutage: (on: boolean) => void
+  setArcLimits: (limits: ArcLimits) => void
+  /** ARC API calls answered so far. */
+  arcRequests: () => number
+  /** The last ARC requests answered (up to 5,000), oldest first; paths below /arc. */
+  arcRequestRecords: () => ApiRequestRecord[]
   close: () => Promise<void>
 }
 
@@ -108,6 +153,8 @@ export async function startChainSimulator({
   limits = {},
   pages = {},
   backgroundTxPerSecond = 2,
+  arcApiKey,
+  arcLimits = {},
 }: {
   network?: 'main' | 'test'
   port?: number
@@ -120,10 +167,20 @@ export async function startChainSimulator({
    * client listens, as mainnet's does (2 by default; 0 for none).
    */
   backgroundTxPerSecond?: number
+  /** When set, the ARC stand-in answers 401 to every request without this Bearer key. */
+  arcApiKey?: string
+  /** The ARC stand-in's own request limit (none unless set). */
+  arcLimits?: ArcLimits
 } = {}): Promise<ChainSimulator> {
   if (!Number.isFinite(backgroundTxPerSecond) || backgroundTxPerSecond < 0)
     throw new RangeError('backgroundTxPerSecond must be a number of transactions, 0 or more')
-  const ctx = createSimulatorContext({ network, stateFile, limits, pages })
+  const ctx = createSimulatorContext({
+    network,
+    stateFile,
+    limits,
+    pages,
+    arc: { apiKey: arcApiKey, limits: arcLimits },
+  })
   const server = http.createServer(requestListener(ctx))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -156,9 +213,15 @@ export async function startChainSimulator({
     clearFaults: ctx.clearFaults,
     setLimits: ctx.gate.setLimits,
     requests: ctx.log.records,
+    arcUrl: `${url}${ARC_PREFIX}`,
+    setArcOutage: ctx.arc.setOutage,
+    setArcLimits: ctx.arc.setLimits,
+    arcRequests: ctx.arc.requests,
+    arcRequestRecords: ctx.arc.records,
     close: () =>
       new Promise<void>((resolve) => {
         push.close()
+        ctx.arc.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
@@ -166,8 +229,9 @@ export async function startChainSimulator({
 }
 
 /**
- * Serves a request: the simulator's own routes first; then, under the API's prefix, each
- * request is counted and recorded, refused while in outage or over a limit, and routed.
+ * Serves a request: the simulator's own routes first, then the ARC stand-in's under /arc; then,
+ * under the WhatsOnChain API's prefix, each request is counted and recorded, refused while in
+ * outage or over a limit, and routed.
  */
 function requestListener(ctx: SimulatorContext): http.RequestListener {
   const control = createRouter()
@@ -183,6 +247,7 @@ function requestListener(ctx: SimulatorContext): http.RequestListener {
     const path = url.pathname
     const method = req.method ?? 'GET'
     if (await control.serve(method, path, { req, res, url })) return
+    if (await ctx.arc.serve(req, res, url)) return
     if (!path.startsWith(`${ctx.prefix}/`)) return send(res, 404, 'Not found', 'text')
 
     const route = path.slice(ctx.prefix.length)

@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../retry-after'
 import type { ChainErrorKind } from '../types'
 import { ChainSourceError } from '../types'
 import type { RequestClass, RequestSpacer } from './spacer'
@@ -113,15 +114,6 @@ export function createRequestContext(options: WhatsOnChainOptions): RequestConte
     waitForRoom: () => waitForRoom(requests),
     throttledUntil: () => requests.throttle.until,
   }
-}
-
-/** A Retry-After header (seconds, or an HTTP date) in ms; a missing or odd one is a second. */
-function retryAfterMs(header: string | null, now: number): number {
-  if (header === null || header.trim() === '') return 1000
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const at = Date.parse(header)
-  return Number.isNaN(at) ? 1000 : Math.max(0, at - now)
 }
 
 /**

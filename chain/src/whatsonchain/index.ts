@@ -27,6 +27,10 @@ export type { WhatsOnChainOptions } from './http'
  * - 5xx answers and failed connections are retried with backoff.
  * - The API key goes in `Authorization` (what WhatsOnChain's server and TAAL's docs read) and in
  *   `woc-api-key` (what older clients send).
+ * - Block headers (getBlockHeader) are read field by field, bits from WoC's hex, and cached by
+ *   hash, and by height once settled. A merkle proof (getMerkleProof) is WoC's TSC proof turned
+ *   into a BUMP, its block's height read from the header of its `target`; neither is trusted
+ *   here: proof.ts checks them.
  * - Calls are counted against the daily cap and the per-second limit; stats() shows them with
  *   the last hour's errors and the addresses that keep failing.
  *
@@ -36,17 +40,23 @@ export type { WhatsOnChainOptions } from './http'
  */
 
 export function createWhatsOnChainClient(options: WhatsOnChainOptions): ChainSource &
-  Required<Pick<ChainSource, 'getAddressHistoriesDetailed' | 'getSpentBy' | 'stats'>> & {
+  Required<
+    Pick<
+      ChainSource,
+      'getAddressHistoriesDetailed' | 'getSpentBy' | 'stats' | 'getBlockHeader' | 'getMerkleProof'
+    >
+  > & {
     baseUrl: string
   } {
   const http = createRequestContext(options)
+  const blocks = blockMethods(http)
   return {
     baseUrl: http.baseUrl,
     requestsPerSecond: http.limitPerSecond,
     waitForRoom: http.waitForRoom,
-    ...blockMethods(http),
+    ...blocks,
     ...addressMethods(http),
-    ...transactionMethods(http),
+    ...transactionMethods(http, blocks),
     stats: () => http.calls.snapshot(http.throttledUntil()),
   }
 }

@@ -1,6 +1,7 @@
 import { Transaction } from '@bsv/sdk'
 
-import type { ChainSource, Outpoint, SpentBy } from '../types'
+import { merklePathFromTsc } from '../merkle'
+import type { ChainSource, MerkleProof, Outpoint, SpentBy } from '../types'
 import { ChainSourceError, MAX_ADDRESSES_PER_CALL } from '../types'
 import type { RequestContext } from './http'
 
@@ -22,13 +23,15 @@ function spentByOf(entry: unknown): SpentBy {
 
 /**
  * Transactions: whether the chain knows one (/tx/hash), its raw hex (/tx/{txid}/hex, checked
- * against its txid and cached), where outputs were spent (/utxos/spent) and broadcasting
- * (/tx/raw).
+ * against its txid and cached), where outputs were spent (/utxos/spent), its merkle proof
+ * (/tx/{txid}/proof/tsc, with the header of its block looked up by hash for the height) and
+ * broadcasting (/tx/raw).
  */
 export function transactionMethods(
   http: RequestContext,
+  { getBlockHeader }: Required<Pick<ChainSource, 'getBlockHeader'>>,
 ): Pick<ChainSource, 'getTransactionStatus' | 'getTransactionHex' | 'broadcast'> &
-  Required<Pick<ChainSource, 'getSpentBy'>> {
+  Required<Pick<ChainSource, 'getSpentBy' | 'getMerkleProof'>> {
   const { request, lookup } = http
   const txCache = new Map<string, string>()
   return {
@@ -65,6 +68,7 @@ export function transactionMethods(
       return hex
     },
     getSpentBy: (outpoints) => spentBy(http, outpoints),
+    getMerkleProof: (txid) => merkleProof(http, getBlockHeader, txid),
     async broadcast(txHex) {
       const body = await request('/tx/raw', { method: 'POST', body: { txhex: txHex }, as: 'json' })
       if (typeof body !== 'string' || !/^[0-9a-f]{64}$/i.test(body))
@@ -114,4 +118,63 @@ async function spentBy(
     }
   }
   return answers
+}
+
+/** One TSC proof of a WhatsOnChain answer, read; throws a ChainSourceError if unreadable. */
+function readTscProof(entry: unknown, txid: string) {
+  const fault = (what: string) =>
+    new ChainSourceError(`WhatsOnChain proof of ${txid}: unreadable answer (${what})`)
+  if (!entry || typeof entry !== 'object') throw fault('not an object')
+  const { index, txOrId, target, nodes } = entry as Record<string, unknown>
+  if (!Number.isSafeInteger(index) || (index as number) < 0) throw fault('index')
+  if (typeof target !== 'string' || !TXID.test(target)) throw fault('target')
+  if (
+    !Array.isArray(nodes) ||
+    !nodes.every((n) => n === '*' || (typeof n === 'string' && TXID.test(n)))
+  )
+    throw fault('nodes')
+  // `txOrId` is the txid, or the whole transaction (BRC-10): either way it must be this one.
+  let subject: string | undefined
+  if (typeof txOrId === 'string' && TXID.test(txOrId)) subject = txOrId.toLowerCase()
+  else if (typeof txOrId === 'string' && /^[0-9a-f]+$/i.test(txOrId))
+    try {
+      subject = Transaction.fromHex(txOrId).id('hex')
+    } catch {
+      subject = undefined
+    }
+  if (subject !== txid) throw fault('txOrId is not this transaction')
+  return { index: index as number, target: target.toLowerCase(), nodes: nodes as string[] }
+}
+
+/**
+ * A transaction's merkle proof from WhatsOnChain's TSC answer, as BRC-74 BUMP hex: the block it
+ * names (`target`) is looked up for its height. Null when WhatsOnChain has none (404 after the
+ * lookup's retries, an empty answer while unconfirmed, or a target it no longer knows).
+ */
+async function merkleProof(
+  { lookup }: RequestContext,
+  getBlockHeader: NonNullable<ChainSource['getBlockHeader']>,
+  txid: string,
+): Promise<MerkleProof | null> {
+  if (!TXID.test(txid)) throw new ChainSourceError(`Not a txid: ${txid}`)
+  const id = txid.toLowerCase()
+  const answer = await lookup(`/tx/${id}/proof/tsc`, { as: 'json' })
+  if (answer === undefined || answer === null || answer === '') return null
+  // WhatsOnChain answers a list (a transaction may be in more than one block); one object too.
+  const entries = Array.isArray(answer) ? answer : [answer]
+  for (const entry of entries) {
+    const proof = readTscProof(entry, id)
+    const header = await getBlockHeader(proof.target)
+    if (!header) continue
+    let merklePath: string
+    try {
+      merklePath = merklePathFromTsc({ txid: id, ...proof, blockHeight: header.height }).toHex()
+    } catch (error) {
+      throw new ChainSourceError(
+        `WhatsOnChain proof of ${id}: unreadable answer (${(error as Error).message})`,
+      )
+    }
+    return { txid: id, blockHash: proof.target, blockHeight: header.height, merklePath }
+  }
+  return null
 }

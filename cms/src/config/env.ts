@@ -40,6 +40,29 @@ function socketUrlOf(
     : 'wss://socket-v2-testnet.whatsonchain.com/websocket'
 }
 
+/**
+ * Where ARC follows payments by txid (ARC_URL; see `arcUrl`): the simulator's stand-in in test
+ * mode with the simulator, none otherwise unless set; `off` turns it off.
+ */
+function arcUrlOf(
+  e: { ARC_URL?: string; NODE_ENV: string; SIMULATOR_PORT: number },
+  chainSource: 'simulator' | 'whatsonchain',
+): string | undefined {
+  if (e.ARC_URL === 'off') return undefined
+  if (e.ARC_URL) return e.ARC_URL.replace(/\/+$/, '')
+  if (e.NODE_ENV !== 'production' && chainSource === 'simulator')
+    return `http://127.0.0.1:${e.SIMULATOR_PORT}/arc`
+  return undefined
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
 function isSocketUrl(value: string): boolean {
   try {
     return ['ws:', 'wss:'].includes(new URL(value).protocol)
@@ -84,6 +107,9 @@ const schema = z.object({
   WOC_API_URL: optionalText,
   WOC_API_KEY: optionalText,
   WOC_SOCKET_URL: optionalText,
+  ARC_URL: optionalText,
+  ARC_API_KEY: optionalText,
+  ARC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
   SIMULATOR_PORT: intFrom(3100, 1),
   EXPLORER_TX_URL: z.string().default('https://whatsonchain.com/tx/'),
 
@@ -185,6 +211,8 @@ function settingProblems(e: RawSettings, { isBuild }: { isBuild: boolean }): str
   if (e.RATE_MIN_EUR >= e.RATE_MAX_EUR) problems.push('RATE_MIN_EUR must be below RATE_MAX_EUR.')
   if (e.WOC_SOCKET_URL && e.WOC_SOCKET_URL !== 'off' && !isSocketUrl(e.WOC_SOCKET_URL))
     problems.push('WOC_SOCKET_URL must be a ws:// or wss:// address, or off.')
+  if (e.ARC_URL && e.ARC_URL !== 'off' && !isHttpUrl(e.ARC_URL))
+    problems.push('ARC_URL must be an http:// or https:// address, or off.')
   if (e.BSV_XPUB) {
     const problem = xpubProblem(e.BSV_XPUB)
     if (problem) problems.push(problem)
@@ -221,6 +249,7 @@ function toSettings(e: RawSettings) {
   const engine = databaseEngineOf(e.DATABASE_URI)
   const dataDir = fromRoot(e.DATA_DIR)
   const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
+  const arcUrl = arcUrlOf(e, chainSource)
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -259,6 +288,17 @@ function toSettings(e: RawSettings) {
      * WOC_API_URL unless set; `off` turns it off.
      */
     wocSocketUrl: socketUrlOf(e, chainSource),
+    /**
+     * ARC (chain/src/arc), following each payment by txid beside the chain source, or undefined
+     * for none: the simulator's stand-in in test mode with the simulator, none in production
+     * unless set; `off` turns it off anywhere.
+     */
+    arcUrl,
+    /** ARC's Bearer key (a secret: never logged). */
+    arcApiKey: e.ARC_API_KEY,
+    /** Requests per second to ARC: 50 against the simulator's stand-in, 10 otherwise. */
+    arcMaxRequestsPerSecond:
+      e.ARC_MAX_REQUESTS_PER_SECOND ?? (!e.ARC_URL && arcUrl !== undefined ? 50 : 10),
     simulatorPort: e.SIMULATOR_PORT,
     explorerTxUrl: e.EXPLORER_TX_URL,
     rateSource: e.RATE_SOURCE ?? (isProduction ? 'live' : 'fixed'),

@@ -3,6 +3,7 @@ import * as migration_20261129_075236_email_outbox_recent_index from './20261129
 import * as migration_20261129_081147_query_plan_indexes from './20261129_081147_query_plan_indexes'
 import * as migration_20261129_081724_rush_settling from './20261129_081724_rush_settling'
 import * as migration_20261129_111000_rate_limits_unlogged from './20261129_111000_rate_limits_unlogged'
+import * as migration_20261207_040238_payment_proofs from './20261207_040238_payment_proofs'
 
 export const migrations = [
   {
@@ -29,5 +30,10 @@ export const migrations = [
     up: migration_20261129_111000_rate_limits_unlogged.up,
     down: migration_20261129_111000_rate_limits_unlogged.down,
     name: '20261129_111000_rate_limits_unlogged',
+  },
+  {
+    up: migration_20261207_040238_payment_proofs.up,
+    down: migration_20261207_040238_payment_proofs.down,
+    name: '20261207_040238_payment_proofs',
   },
 ]

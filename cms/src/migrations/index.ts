@@ -18,6 +18,7 @@ import * as migration_20261129_050127_lease_epoch from './20261129_050127_lease_
 import * as migration_20261129_075220_email_outbox_recent_index from './20261129_075220_email_outbox_recent_index'
 import * as migration_20261129_081124_query_plan_indexes from './20261129_081124_query_plan_indexes'
 import * as migration_20261129_081732_rush_settling from './20261129_081732_rush_settling'
+import * as migration_20261207_040124_payment_proofs from './20261207_040124_payment_proofs'
 
 export const migrations = [
   {
@@ -119,5 +120,10 @@ export const migrations = [
     up: migration_20261129_081732_rush_settling.up,
     down: migration_20261129_081732_rush_settling.down,
     name: '20261129_081732_rush_settling',
+  },
+  {
+    up: migration_20261207_040124_payment_proofs.up,
+    down: migration_20261207_040124_payment_proofs.down,
+    name: '20261207_040124_payment_proofs',
   },
 ]

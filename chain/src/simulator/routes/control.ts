@@ -5,8 +5,9 @@ import { readJson, send } from '../http'
 
 /**
  * The chain's own doings and the simulator's switches, for tests and the dev tools: mining,
- * funding, double-spending, reorganising, the outage and push switches under /simulator, and
- * /healthz (the answers' shapes are in server.ts).
+ * funding, double-spending, reorganising, the outage switches (WhatsOnChain's and the ARC
+ * stand-in's) and the push switch under /simulator, and /healthz (the answers' shapes are in
+ * server.ts).
  */
 export function mountControlRoutes(control: Router, ctx: SimulatorContext) {
   const { state } = ctx
@@ -50,6 +51,10 @@ export function mountControlRoutes(control: Router, ctx: SimulatorContext) {
   })
   control.on('POST', '/simulator/outage', async ({ req, res }) => {
     ctx.outage = Boolean(((await readJson(req)) as { on?: boolean }).on)
+    send(res, 200, {})
+  })
+  control.on('POST', '/simulator/arc/outage', async ({ req, res }) => {
+    ctx.arc.setOutage(Boolean(((await readJson(req)) as { on?: boolean }).on))
     send(res, 200, {})
   })
   control.on('POST', '/simulator/push', async ({ req, res }) => {

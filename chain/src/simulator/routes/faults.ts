@@ -4,8 +4,9 @@ import { readJson, send } from '../http'
 
 /**
  * The faults a test switches on: addresses whose history errs, a transaction every index loses
- * for a while, a burst of 429s, and a deaf push stream. The state here is what the other routes
- * and the push stream ask; POST and DELETE /simulator/faults switch them over HTTP.
+ * for a while, a burst of 429s, a deaf push stream, transactions the ARC stand-in forgets, and
+ * forged TSC proofs and block headers. The state here is what the other routes and the push
+ * stream ask; POST and DELETE /simulator/faults switch them over HTTP.
  */
 
 export type SimulatorFaults = {
@@ -25,6 +26,18 @@ export type SimulatorFaults = {
    * False turns it off.
    */
   deafStream?: boolean
+  /**
+   * Transactions the ARC stand-in forgets: GET /arc/v1/tx/{txid} answers 404 for them until they
+   * are submitted to it again (as an ARC instance that lost them knows them again).
+   */
+  arcForgotten?: string[]
+  /** Transactions whose TSC proof (/tx/{txid}/proof/tsc) is served with one node changed. */
+  forgedProofs?: string[]
+  /**
+   * Heights whose block and header answers give another merkle root, with the hash as it was:
+   * the header no longer hashes to its hash.
+   */
+  forgedHeaders?: number[]
 }
 
 export type Faults = ReturnType<typeof createFaults>
@@ -35,6 +48,9 @@ export function createFaults() {
   const lost = new Map<string, number>()
   let burst = { count: 0, retryAfterSeconds: 1 }
   let deafStream = false
+  let arcForgotten = new Set<string>()
+  let forgedProofs = new Set<string>()
+  let forgedHeaders = new Set<number>()
 
   const isLost = (txid: string) => {
     const until = lost.get(txid)
@@ -52,12 +68,20 @@ export function createFaults() {
         lost.set(faults.loseTxid.txid.toLowerCase(), Date.now() + faults.loseTxid.seconds * 1000)
       if (faults.burst429) burst = { ...faults.burst429 }
       if (faults.deafStream !== undefined) deafStream = faults.deafStream
+      if (faults.arcForgotten)
+        arcForgotten = new Set(faults.arcForgotten.map((txid) => txid.toLowerCase()))
+      if (faults.forgedProofs)
+        forgedProofs = new Set(faults.forgedProofs.map((txid) => txid.toLowerCase()))
+      if (faults.forgedHeaders) forgedHeaders = new Set(faults.forgedHeaders)
     },
     clear() {
       erroring = new Set()
       lost.clear()
       burst = { count: 0, retryAfterSeconds: 1 }
       deafStream = false
+      arcForgotten = new Set()
+      forgedProofs = new Set()
+      forgedHeaders = new Set()
     },
     isLost,
     hasHistoryError: (address: string) => erroring.has(address),
@@ -68,12 +92,25 @@ export function createFaults() {
       return burst.retryAfterSeconds
     },
     deafStream: () => deafStream,
+    /** Whether the ARC stand-in has forgotten this transaction. */
+    arcForgets: (txid: string) => arcForgotten.has(txid),
+    /** A forgotten transaction submitted to the ARC stand-in again: it knows it again. */
+    arcRemembers(txid: string) {
+      arcForgotten.delete(txid)
+    },
+    /** Whether the TSC proof served for this transaction is forged. */
+    forgesProof: (txid: string) => forgedProofs.has(txid),
+    /** Whether the block and header answers for this height are forged. */
+    forgesHeader: (height: number) => forgedHeaders.has(height),
     /** The faults on now, as POST /simulator/faults answers them. */
     current: () => ({
       historyErrorAddresses: [...erroring],
       lostTxids: [...lost.keys()].filter((txid) => isLost(txid)),
       burst429Left: burst.count,
       deafStream,
+      arcForgotten: [...arcForgotten],
+      forgedProofs: [...forgedProofs],
+      forgedHeaders: [...forgedHeaders],
     }),
   }
 }
@@ -99,7 +136,8 @@ export function mountFaultRoutes(control: Router, ctx: SimulatorContext) {
 
 /** What is wrong with faults asked for over HTTP, if anything. */
 function faultsProblem(body: SimulatorFaults & { clear?: unknown }): string | undefined {
-  const { historyErrorAddresses, loseTxid, burst429, deafStream } = body
+  const { historyErrorAddresses, loseTxid, burst429, deafStream, arcForgotten } = body
+  const { forgedProofs, forgedHeaders } = body
   if (
     historyErrorAddresses !== undefined &&
     (!Array.isArray(historyErrorAddresses) ||
@@ -124,5 +162,23 @@ function faultsProblem(body: SimulatorFaults & { clear?: unknown }): string | un
     return 'burst429 must be { count, retryAfterSeconds }'
   if (deafStream !== undefined && typeof deafStream !== 'boolean')
     return 'deafStream must be true or false'
+  if (
+    arcForgotten !== undefined &&
+    (!Array.isArray(arcForgotten) ||
+      !arcForgotten.every((t) => typeof t === 'string' && /^[0-9a-f]{64}$/i.test(t)))
+  )
+    return 'arcForgotten must be a list of txids'
+  if (
+    forgedProofs !== undefined &&
+    (!Array.isArray(forgedProofs) ||
+      !forgedProofs.every((t) => typeof t === 'string' && /^[0-9a-f]{64}$/i.test(t)))
+  )
+    return 'forgedProofs must be a list of txids'
+  if (
+    forgedHeaders !== undefined &&
+    (!Array.isArray(forgedHeaders) ||
+      !forgedHeaders.every((h) => Number.isSafeInteger(h) && h >= 0))
+  )
+    return 'forgedHeaders must be a list of block heights'
   return undefined
 }

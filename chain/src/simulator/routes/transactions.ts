@@ -1,15 +1,14 @@
-import { Transaction } from '@bsv/sdk'
+import { MerklePath, Transaction } from '@bsv/sdk'
 
 import { addressOfScript, ChainRejection } from '../chain-state'
 import type { SimulatorContext } from '../context'
 import type { Router } from '../http'
 import { readJson, send } from '../http'
-import { blockHash } from './blocks'
 
 /**
  * Transactions as WhatsOnChain's indexes see them (a lost transaction is in none of them):
- * /tx/hash/{txid}, /tx/{txid}/hex, /tx/{txid}/{vout}/spent, /utxos/spent, and broadcasting
- * through /tx/raw. The answers' shapes are in server.ts.
+ * /tx/hash/{txid}, /tx/{txid}/hex, /tx/{txid}/{vout}/spent, /utxos/spent, the TSC merkle proof
+ * /tx/{txid}/proof/tsc, and broadcasting through /tx/raw. The answers' shapes are in server.ts.
  */
 
 export function mountTransactionRoutes(api: Router, ctx: SimulatorContext) {
@@ -19,7 +18,17 @@ export function mountTransactionRoutes(api: Router, ctx: SimulatorContext) {
     const found = state.status(txid)
     const hex = state.getHex(txid)
     if (!found || !hex || faults.isLost(txid)) return send(res, 404, 'Not found', 'text')
-    send(res, 200, describe(ctx, txid, hex, found.height))
+    send(res, 200, describeTransaction(ctx, txid, hex, found.height))
+  })
+  api.on('GET', /^\/tx\/([0-9a-f]{64})\/proof\/tsc$/i, ({ res, params }) => {
+    const txid = params[0]!.toLowerCase()
+    const found = state.status(txid)
+    if (!found || faults.isLost(txid)) return send(res, 404, 'Not found', 'text')
+    // In the mempool: known, with no proof yet (the empty answer wallet-toolbox reads as such).
+    if (found.height === null) return send(res, 200, null)
+    const proof = tscProof(ctx, txid)
+    if (!proof) return send(res, 404, 'Not found', 'text')
+    send(res, 200, [proof])
   })
   api.on('GET', /^\/tx\/([0-9a-f]{64})\/hex$/i, ({ res, params }) => {
     const txid = params[0]!.toLowerCase()
@@ -96,9 +105,36 @@ const describeOutputs = (tx: Transaction, network: 'main' | 'test') =>
     }
   })
 
-/** A transaction as /tx/hash/{txid} describes it. */
-function describe(
-  { network, state }: SimulatorContext,
+/**
+ * A transaction's TSC merkle proof (BRC-10), as /tx/{txid}/proof/tsc gives it: its index in the
+ * block, the block's hash as `target`, and one sibling a level from the bottom up, `*` where a
+ * level was odd and the node is paired with itself. A txid in the `forgedProofs` fault gets a
+ * proof with one node changed.
+ */
+function tscProof({ state, faults }: SimulatorContext, txid: string) {
+  const proof = state.merkleProof(txid)
+  if (!proof) return undefined
+  const { path } = MerklePath.fromHex(proof.merklePath)
+  const index = path[0]!.find((leaf) => leaf.hash === txid)!.offset
+  const nodes =
+    path.length === 1 && path[0]!.length === 1
+      ? []
+      : path.map((level, height) => {
+          const sibling = level.find((leaf) => leaf.offset === ((index >> height) ^ 1))!
+          return sibling.duplicate ? '*' : sibling.hash!
+        })
+  if (faults.forgesProof(txid)) {
+    const first = nodes[0]
+    const changed = '5a'.repeat(32)
+    if (first === undefined) nodes.push(changed)
+    else nodes[0] = first === '*' || first === changed ? '6b'.repeat(32) : changed
+  }
+  return { index, txOrId: txid, target: proof.blockHash, nodes }
+}
+
+/** A transaction as /tx/hash/{txid} describes it (no block fields while `height` is null). */
+export function describeTransaction(
+  { network, state }: Pick<SimulatorContext, 'network' | 'state'>,
   txid: string,
   hex: string,
   height: number | null,
@@ -115,7 +151,7 @@ function describe(
     vout: describeOutputs(tx, network),
     ...(height !== null
       ? {
-          blockhash: blockHash(network, height),
+          blockhash: state.blockHash(height),
           confirmations: state.height - height + 1,
           time,
           blocktime: time,

@@ -60,6 +60,50 @@ export const Payments: CollectionConfig = {
       admin: { description: 'Full looks in a row that did not find the transaction.' },
     },
     {
+      name: 'doubtedAt',
+      type: 'date',
+      admin: {
+        description:
+          'Set while a source reports a competing spend of one of its inputs: it does not count until the chain settles it (invalid on evidence, or counted again).',
+      },
+    },
+    { name: 'doubtReason', type: 'text' },
+    {
+      name: 'arcStatus',
+      type: 'text',
+      admin: { description: "The second source's (ARC's) last word on the transaction." },
+    },
+    { name: 'arcCheckedAt', type: 'date' },
+    {
+      // The merkle proof the shop verified itself: the path leads from the txid to the merkle
+      // root of a block header whose hash and proof of work the shop recomputed. Only then does
+      // the payment count as confirmed.
+      name: 'proofVerifiedAt',
+      type: 'date',
+      admin: { description: 'When the shop verified a merkle proof of this payment.' },
+    },
+    { name: 'proofBlockHeight', type: 'number' },
+    { name: 'proofBlockHash', type: 'text' },
+    { name: 'proofMerkleRoot', type: 'text' },
+    {
+      name: 'proofMerklePath',
+      type: 'textarea',
+      admin: { description: 'The merkle path (BRC-74 BUMP, hex) that verified.' },
+    },
+    {
+      name: 'proofSources',
+      type: 'text',
+      admin: { description: 'Which source gave the path, the header and the block hash.' },
+    },
+    {
+      name: 'proofProblem',
+      type: 'textarea',
+      admin: {
+        description:
+          'A proof that did not verify (forged path, a header that does not hash or match): never a confirmation.',
+      },
+    },
+    {
       name: 'late',
       type: 'checkbox',
       defaultValue: false,
