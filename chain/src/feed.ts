@@ -1,3 +1,5 @@
+import type { BlockHeader } from './types'
+import { readHeader } from './whatsonchain/blocks'
 import { Transaction } from '@bsv/sdk'
 import WebSocket from 'ws'
 
@@ -51,7 +53,7 @@ export type ChainFeedOptions = {
   /** e.g. wss://socket-v2.whatsonchain.com/websocket (channels are added to it). */
   url: string
   onTransaction: (tx: PushedTransaction) => void
-  onBlock: (block: { height: number }) => void
+  onBlock: (block: { height: number; header?: BlockHeader }) => void
   onStatus?: (status: { connected: boolean; error?: string }) => void
   /**
    * A handler that threw (the stream goes on: an event handler's throw would end the process),
@@ -118,7 +120,10 @@ export function isDisconnect(text: string): boolean {
 /** A pushed message's channel and data, or null for what the shop does not read. */
 export function parseFeedMessage(
   text: string,
-): { kind: 'tx'; tx: PushedTransaction } | { kind: 'block'; height: number } | null {
+):
+  | { kind: 'tx'; tx: PushedTransaction }
+  | { kind: 'block'; height: number; header?: BlockHeader }
+  | null {
   let message: Pushed
   try {
     message = JSON.parse(text) as Pushed
@@ -130,7 +135,16 @@ export function parseFeedMessage(
   if (!data || typeof data !== 'object') return null
   if (message.channel === 'woc:blockHeader') {
     const height = Number(data.height)
-    return Number.isSafeInteger(height) && height > 0 ? { kind: 'block', height } : null
+    if (!Number.isSafeInteger(height) || height <= 0) return null
+    // The frame carries the block's header fields (WoC's block shape): kept when every field
+    // reads, for proofs checked while WhatsOnChain's API is down.
+    let header: BlockHeader | undefined
+    try {
+      header = readHeader(data, String(height)).header
+    } catch {
+      header = undefined
+    }
+    return header ? { kind: 'block', height, header } : { kind: 'block', height }
   }
   if (message.channel === 'woc:mempoolTx') {
     const txid = typeof data.txid === 'string' ? data.txid.toLowerCase() : ''
@@ -186,7 +200,8 @@ function handleFrame(ws: WebSocket, text: string, options: ChainFeedOptions) {
   const message = parseFeedMessage(text)
   try {
     if (message?.kind === 'tx') options.onTransaction(message.tx)
-    else if (message?.kind === 'block') options.onBlock({ height: message.height })
+    else if (message?.kind === 'block')
+      options.onBlock({ height: message.height, header: message.header })
   } catch (error) {
     options.onError?.(error)
   }

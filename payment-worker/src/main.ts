@@ -26,14 +26,7 @@ async function main() {
   // (the web process never loads it).
   if (env.emailDelivery !== 'off') await loadEmailRenderer()
   // The chain source, chosen by the settings in one place (chain/src/source.ts).
-  const source = createChainSource({
-    kind: env.chainSource,
-    apiUrl: env.wocApiUrl,
-    apiKey: env.wocApiKey,
-    maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
-    dailyCap: env.wocDailyCap,
-    socketUrl: env.wocSocketUrl,
-  })
+  const source = chainSourceOf(env)
   release()
   const lease = createLeaseHolder({
     payload,
@@ -44,6 +37,7 @@ async function main() {
   const worker = startPaymentWorker({
     payload,
     chain: source.chain,
+    txSource: source.txSource,
     logger,
     settings: env,
     lease,
@@ -54,7 +48,7 @@ async function main() {
   const pushUrl = source.describe.push
   const feed = source.connectFeed?.({
     onTransaction: (tx) => worker.pushed.transaction(tx),
-    onBlock: ({ height }) => worker.pushed.block(height),
+    onBlock: ({ height, header }) => worker.pushed.block(height, header),
     onError: (error) => logger.error({ err: error }, 'a pushed message could not be handled'),
     onStatus: ({ connected, error }) => {
       worker.pushed.connected(connected)
@@ -67,6 +61,7 @@ async function main() {
       chain: source.describe.source,
       url: source.describe.url,
       push: pushUrl,
+      arc: source.describe.arc,
       confirmations: env.confirmationsRequired,
       pollMs: env.workerFastPollMs,
     },
@@ -86,6 +81,27 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/** The chain source and, when ARC_URL is set, ARC beside it, from the settings. */
+function chainSourceOf(env: Env) {
+  return createChainSource({
+    kind: env.chainSource,
+    apiUrl: env.wocApiUrl,
+    apiKey: env.wocApiKey,
+    maxRequestsPerSecond: env.wocMaxRequestsPerSecond,
+    dailyCap: env.wocDailyCap,
+    socketUrl: env.wocSocketUrl,
+    ...(env.arcUrl
+      ? {
+          arc: {
+            url: env.arcUrl,
+            apiKey: env.arcApiKey,
+            maxRequestsPerSecond: env.arcMaxRequestsPerSecond,
+          },
+        }
+      : {}),
+  })
 }
 
 /**

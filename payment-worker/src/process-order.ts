@@ -5,7 +5,7 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { inOneTransaction, recordPaymentConfirmation, slugs } from '@shop/cms/engine'
 import type { Order, Payment } from '@shop/cms/engine'
-import type { AddressTransaction, Outpoint, SpentBy } from '@shop/chain'
+import type { AddressTransaction, Outpoint, SpentBy, TransactionReport } from '@shop/chain'
 
 /**
  * One order, one pass, idempotent: records every output paying the order's address (one
@@ -69,6 +69,21 @@ export async function paymentsOf(
 export const deadlineOf = (order: Pick<Order, 'gatewayExpiresAt'>, graceMs: number) =>
   new Date(new Date(order.gatewayExpiresAt).getTime() + graceMs)
 
+/**
+ * The shop's own check of a transaction's merkle proof (worker/proofs.ts): verified, with what
+ * it rests on, or refused with the reason the owner reads.
+ */
+export type ProofVerdict =
+  | {
+      ok: true
+      blockHeight: number
+      blockHash: string
+      merkleRoot: string
+      merklePath: string
+      sources: string
+    }
+  | { ok: false; blockHeight: number; problem: string }
+
 /** What recordPayments is asked to record: one look at the chain for one order. */
 export type RecordPaymentsInput = {
   payload: Payload
@@ -82,6 +97,13 @@ export type RecordPaymentsInput = {
   getSpentBy?: (outpoints: readonly Outpoint[]) => Promise<ReadonlyMap<string, SpentBy>>
   /** How long a payment must be absent from every index before it counts as dropped. */
   missingSpanMs: number
+  /** The proofs checked for the transactions the look found in blocks, by txid. */
+  proofs?: ReadonlyMap<string, ProofVerdict>
+  /**
+   * The second source's word on a transaction WhatsOnChain no longer knows (ARC's report), or
+   * null when it has none: a payment it still has (seen, mined) is kept.
+   */
+  secondOpinion?: (txid: string) => Promise<TransactionReport | null>
   /**
    * The look covered confirmed and unconfirmed transactions: only then does a recorded payment
    * missing from it mean anything (a mempool-only look misses the ones just mined).
@@ -208,7 +230,12 @@ export function transactionsToFetch(
 /** What recording a look asks the chain: the functions recordPayments is given. */
 export type ChainAnswers = Pick<
   RecordPaymentsInput,
-  'getTransactionHex' | 'getBlockTime' | 'getTransactionStatus' | 'getSpentBy'
+  | 'getTransactionHex'
+  | 'getBlockTime'
+  | 'getTransactionStatus'
+  | 'getSpentBy'
+  | 'proofs'
+  | 'secondOpinion'
 >
 
 /**
@@ -224,12 +251,15 @@ export async function askChainFirst({
   payments,
   transactions,
   fullLook,
+  prove,
 }: {
   chain: ChainAnswers
   order: Pick<Order, 'paymentAddress'>
   payments: readonly Payment[]
   transactions: readonly AddressTransaction[]
   fullLook: boolean
+  /** The shop's check of a transaction's merkle proof; null: no source has one yet. */
+  prove?: (txid: string) => Promise<ProofVerdict | null>
 }): Promise<ChainAnswers> {
   const remembered = <A, R>(ask: (arg: A) => Promise<R>, keyOf: (arg: A) => string) => {
     const answers = new Map<string, Promise<R>>()
@@ -245,8 +275,9 @@ export async function askChainFirst({
       return answer
     }
   }
-  const { getSpentBy } = chain
+  const { getSpentBy, secondOpinion } = chain
   const answers: ChainAnswers = {
+    secondOpinion: secondOpinion ? remembered(secondOpinion, String) : undefined,
     getTransactionHex: remembered(chain.getTransactionHex, String),
     getBlockTime: remembered(chain.getBlockTime, String),
     getTransactionStatus: remembered(chain.getTransactionStatus, String),
@@ -255,12 +286,20 @@ export async function askChainFirst({
       : undefined,
   }
   const known = new Set(payments.map((p) => p.txid))
+  const proofs = new Map<string, ProofVerdict>()
   for (const { txid, height } of transactions) {
-    if (known.has(txid)) continue
-    const hex = await answers.getTransactionHex(txid)
-    if (height !== null && outputsPaying(hex, order.paymentAddress).length > 0)
+    if (height === null) continue
+    if (!known.has(txid)) {
+      const hex = await answers.getTransactionHex(txid)
+      if (outputsPaying(hex, order.paymentAddress).length === 0) continue
       await answers.getBlockTime(height)
+    }
+    const recorded = payments.find((p) => p.txid === txid)
+    if (recorded && isProvenAt(recorded, height)) continue
+    const verdict = prove ? await prove(txid) : null
+    if (verdict) proofs.set(txid, verdict)
   }
+  answers.proofs = proofs
   if (fullLook) {
     const found = new Set(transactions.map((t) => t.txid))
     const missing = new Set(
@@ -268,6 +307,7 @@ export async function askChainFirst({
     )
     for (const txid of missing) {
       if ((await answers.getTransactionStatus(txid)) !== 'unknown') continue
+      await answers.secondOpinion?.(txid)
       const spends = spendsOf(payments.filter((p) => p.txid === txid))
       if (answers.getSpentBy && spends.length > 0) await answers.getSpentBy(outpointsOf(spends))
     }
@@ -291,15 +331,66 @@ async function recordOutput(
     await restorePayment(recording, output, known)
     return true
   }
-  if ((known.blockHeight ?? null) === height && !known.missingSince) return false
+  const proof = proofFieldsOf(recording, output, known)
+  // In a block: whatever doubt a competing spend raised is settled by the chain.
+  const lift: Record<string, null> =
+    height !== null && known.doubtedAt ? { doubtedAt: null, doubtReason: null } : {}
+  if (
+    (known.blockHeight ?? null) === height &&
+    !known.missingSince &&
+    Object.keys(proof).length === 0 &&
+    Object.keys(lift).length === 0
+  )
+    return false
   await recordPaymentConfirmation({
     payload,
     req: recording.req,
     id: known.id,
     blockHeight: height,
     confirmedAt: height !== null ? (known.confirmedAt ?? checkStartedAt.toISOString()) : null,
+    also: { ...proof, ...lift },
   })
+  if (proof.proofProblem)
+    recording.logger.warn(
+      { orderId: recording.order.id, txid: output.txid, problem: proof.proofProblem },
+      'merkle proof refused: not a confirmation',
+    )
   return true
+}
+
+/** Proven in the block at `height`: a merkle proof for it verified there. */
+export function isProvenAt(
+  payment: Pick<Payment, 'proofVerifiedAt' | 'proofBlockHeight'>,
+  height: number | null,
+): boolean {
+  return height !== null && Boolean(payment.proofVerifiedAt) && payment.proofBlockHeight === height
+}
+
+/**
+ * The proof fields a look changes: the proof checked for its block (verified, or the problem
+ * kept for the owner), or the proof cleared when the payment left the block it proved.
+ */
+function proofFieldsOf(
+  recording: Recording,
+  { txid, height }: FoundOutput,
+  known: Payment | undefined,
+): Record<string, string | number | null> {
+  const verdict = height !== null ? recording.proofs?.get(txid) : undefined
+  if (verdict?.ok && verdict.blockHeight === height)
+    return {
+      proofVerifiedAt: recording.checkStartedAt.toISOString(),
+      proofBlockHeight: verdict.blockHeight,
+      proofBlockHash: verdict.blockHash,
+      proofMerkleRoot: verdict.merkleRoot,
+      proofMerklePath: verdict.merklePath,
+      proofSources: verdict.sources,
+      proofProblem: null,
+    }
+  if (verdict && !verdict.ok && verdict.problem !== known?.proofProblem)
+    return { proofProblem: verdict.problem }
+  if (known?.proofVerifiedAt && !isProvenAt(known, height))
+    return { proofVerifiedAt: null, proofBlockHeight: null, proofBlockHash: null }
+  return {}
 }
 
 async function createPayment(recording: Recording, output: FoundOutput) {
@@ -324,6 +415,7 @@ async function createPayment(recording: Recording, output: FoundOutput) {
         confirmedAt: height !== null ? checkStartedAt.toISOString() : null,
         late,
         spends: hex ? inputsOf(hex) : [],
+        ...proofFieldsOf(recording, output, undefined),
       },
     })
     logger.info({ orderId: order.id, outpoint, satoshis, late, height }, 'payment recorded')
@@ -349,6 +441,8 @@ async function restorePayment(recording: Recording, output: FoundOutput, known: 
     data: {
       invalidatedAt: null,
       invalidReason: null,
+      doubtedAt: null,
+      doubtReason: null,
       missingSince: null,
       missingLooks: 0,
       blockHeight: height,
@@ -419,7 +513,8 @@ type MissingVerdict =
   | { kind: 'invalid'; reason: string }
 
 /**
- * A recorded payment a full look no longer found. WhatsOnChain answers "not found" while an
+ * A recorded payment a full look no longer found, and the second source (ARC), when there is one,
+ * does not have either. WhatsOnChain answers "not found" while an
  * index moves a transaction from its mempool to a block, and when a lookup fails inside it, so
  * absence is not proof. A payment is invalid on evidence only: a conflicting spend of one of its
  * inputs (a missing or unknown answer is never read as spent), or absence from every index and
@@ -430,6 +525,7 @@ async function judgeMissing({
   payments,
   getTransactionStatus,
   getSpentBy,
+  secondOpinion,
   checkStartedAt,
   missingSpanMs,
 }: {
@@ -437,10 +533,14 @@ async function judgeMissing({
   payments: readonly Payment[]
   getTransactionStatus: (txid: string) => Promise<'confirmed' | 'mempool' | 'unknown'>
   getSpentBy?: (outpoints: readonly Outpoint[]) => Promise<ReadonlyMap<string, SpentBy>>
+  secondOpinion?: (txid: string) => Promise<TransactionReport | null>
   checkStartedAt: Date
   missingSpanMs: number
 }): Promise<MissingVerdict> {
   if ((await getTransactionStatus(txid)) !== 'unknown') return { kind: 'known' }
+  // The other source contradicts WhatsOnChain: it has the transaction (seen, or mined).
+  const opinion = (await secondOpinion?.(txid)) ?? null
+  if (opinion && ['seen', 'mined', 'pending'].includes(opinion.state)) return { kind: 'known' }
   const spends = spendsOf(payments)
   if (getSpentBy && spends.length > 0) {
     const spentBy = await getSpentBy(outpointsOf(spends))
@@ -449,7 +549,9 @@ async function judgeMissing({
       if (spender && spender !== 'unspent' && spender !== 'unknown' && spender !== txid)
         return {
           kind: 'invalid',
-          reason: `The transaction was double-spent: the output ${outpoint} it spent was spent by ${spender}. It does not count.`,
+          reason: `The transaction was double-spent: the output ${outpoint} it spent was spent by ${spender}.${
+            opinion ? ` ARC does not contradict it (${opinion.sourceStatus ?? opinion.state}).` : ''
+          } It does not count.`,
         }
     }
   }
@@ -480,10 +582,18 @@ function spendsOf(payments: readonly Payment[]): string[] {
   return (stored as unknown[] | undefined)?.filter((s): s is string => typeof s === 'string') ?? []
 }
 
-export function confirmationsOf(payment: Pick<Payment, 'blockHeight'>, tipHeight: number): number {
-  return typeof payment.blockHeight === 'number' && payment.blockHeight > 0
-    ? Math.max(0, tipHeight - payment.blockHeight + 1)
-    : 0
+/**
+ * Confirmations counted for a payment: only in the block a merkle proof the shop verified puts
+ * it in (an index's word that it is in a block is not enough); the proof itself shows the chain
+ * reaches that block, whatever the tip last read.
+ */
+export function confirmationsOf(
+  payment: Pick<Payment, 'blockHeight' | 'proofVerifiedAt' | 'proofBlockHeight'>,
+  tipHeight: number,
+): number {
+  const height = payment.blockHeight ?? null
+  if (height === null || height <= 0 || !isProvenAt(payment, height)) return 0
+  return Math.max(tipHeight, height) - height + 1
 }
 
 /** Applies the status the recorded payments call for; returns the order as stored. */
@@ -517,6 +627,7 @@ export async function settleOrder({
       confirmations: confirmationsOf(p, tipHeight),
       late: Boolean(p.late),
       invalid: Boolean(p.invalidatedAt),
+      doubtful: Boolean(p.doubtedAt),
     })),
     expiresAt: deadlineOf(order, settings.graceMs),
     now,

@@ -42,16 +42,19 @@ function socketUrlOf(
 
 /**
  * Where ARC follows payments by txid (ARC_URL; see `arcUrl`): the simulator's stand-in in test
- * mode with the simulator, none otherwise unless set; `off` turns it off.
+ * mode with the simulator (the one WOC_API_URL names, when it names one), none otherwise unless
+ * set; `off` turns it off.
  */
 function arcUrlOf(
-  e: { ARC_URL?: string; NODE_ENV: string; SIMULATOR_PORT: number },
+  e: { ARC_URL?: string; NODE_ENV: string; SIMULATOR_PORT: number; WOC_API_URL?: string },
   chainSource: 'simulator' | 'whatsonchain',
 ): string | undefined {
   if (e.ARC_URL === 'off') return undefined
   if (e.ARC_URL) return e.ARC_URL.replace(/\/+$/, '')
-  if (e.NODE_ENV !== 'production' && chainSource === 'simulator')
-    return `http://127.0.0.1:${e.SIMULATOR_PORT}/arc`
+  if (e.NODE_ENV !== 'production' && chainSource === 'simulator') {
+    const simulator = e.WOC_API_URL?.match(/^(.*)\/v1\/bsv\/(main|test)\/?$/)?.[1]
+    return simulator ? `${simulator}/arc` : `http://127.0.0.1:${e.SIMULATOR_PORT}/arc`
+  }
   return undefined
 }
 

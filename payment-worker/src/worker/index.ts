@@ -1,4 +1,4 @@
-import type { PushedTransaction } from '@shop/chain'
+import type { BlockHeader, PushedTransaction } from '@shop/chain'
 
 import { askPushWork, onPushConnected, onPushedBlock, onPushedTransaction } from './push'
 import { passNow, runOnce, wake } from './run'
@@ -55,7 +55,7 @@ export type PaymentWorker = {
    */
   pushed: {
     transaction: (tx: PushedTransaction) => void
-    block: (height: number) => void
+    block: (height: number, header?: BlockHeader) => void
     /**
      * The stream connected or dropped: while it is connected the looks are fewer (it carries
      * what they would find first); when it drops, the polling schedule comes back at once.
@@ -92,7 +92,7 @@ export function startPaymentWorker({
     },
     pushed: {
       transaction: (tx) => onPushedTransaction(ctx, tx),
-      block: (height) => onPushedBlock(ctx, height),
+      block: (height, header) => onPushedBlock(ctx, height, header),
       connected: (connected) => onPushConnected(ctx, connected),
     },
     nextPass: () => new Promise<void>((resolve) => run.passWaiters.push(resolve)),

@@ -12,6 +12,8 @@ import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
 import { processed, processingFailed } from './attention'
 import { streamTrusted } from './trust'
 import { askJobs } from './jobs'
+import { contradicts, followPayments, noteDisagreement } from './follow'
+import { proveTransaction } from './proofs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
 import { settleTogether } from './settle-together'
@@ -35,6 +37,8 @@ export type Finding = {
   startedAt: number
   /** Raw transactions already in hand (the push stream's), checked against their ids. */
   knownHex: ReadonlyMap<string, string> | undefined
+  /** What recording it asks the chain, asked already (askChainFirstFor). */
+  answers?: ChainAnswers
 }
 
 const historyKey = (transactions: readonly AddressTransaction[]) =>
@@ -86,7 +90,7 @@ export async function judgeFindings(ctx: WorkerContext, findings: readonly Findi
  * Judgements of one order run one after the other (a look's, and a push's beside it): `work`
  * starts once every judgement of these orders before it has ended.
  */
-async function oneJudgementAtATime<T>(
+export async function oneJudgementAtATime<T>(
   ctx: WorkerContext,
   ids: readonly string[],
   work: () => Promise<T>,
@@ -216,14 +220,47 @@ export async function afterSettled(
 
 /** What recording a finding asks the chain, the raw transactions it carries answered first. */
 function chainAnswersOf(ctx: WorkerContext, finding: Finding): ChainAnswers {
-  const { chain } = ctx
+  const { chain, txSource } = ctx
   const { knownHex } = finding
   return {
     getTransactionHex: async (txid) => knownHex?.get(txid) ?? chain.getTransactionHex(txid),
     getBlockTime: (height) => chain.getBlockTime(height),
     getTransactionStatus: (txid) => chain.getTransactionStatus(txid),
     getSpentBy: chain.getSpentBy ? (outpoints) => chain.getSpentBy!(outpoints) : undefined,
+    secondOpinion: txSource
+      ? async (txid) => {
+          const report = await txSource.getTransaction(txid).catch(() => null)
+          if (report) ctx.follow.reports.set(txid, report)
+          if (contradicts(report))
+            noteDisagreement(ctx, {
+              txid,
+              whatsonchain: 'unknown to every lookup',
+              arc: report!.sourceStatus ?? report!.state,
+            })
+          return report
+        }
+      : undefined,
   }
+}
+
+/**
+ * The chain asked first, outside any transaction, for everything recording this finding will
+ * ask, its proofs checked (proofs.ts).
+ */
+export async function askChainFirstFor(
+  ctx: WorkerContext,
+  finding: Finding,
+  order: Order,
+  payments: readonly Payment[],
+): Promise<ChainAnswers> {
+  return askChainFirst({
+    chain: chainAnswersOf(ctx, finding),
+    order,
+    payments,
+    transactions: finding.transactions,
+    fullLook: finding.batch.scope === 'all',
+    prove: (txid) => proveTransaction(ctx, txid),
+  })
 }
 
 /**
@@ -232,13 +269,12 @@ function chainAnswersOf(ctx: WorkerContext, finding: Finding): ChainAnswers {
  * asked first, outside it (askChainFirst), and the transaction only writes.
  */
 async function recordAndSettleAtOnce(ctx: WorkerContext, finding: Finding, order: Order) {
-  const answers = await askChainFirst({
-    chain: chainAnswersOf(ctx, finding),
+  const answers = await askChainFirstFor(
+    ctx,
+    finding,
     order,
-    payments: await paymentsOf(ctx.payload, order.id),
-    transactions: finding.transactions,
-    fullLook: finding.batch.scope === 'all',
-  })
+    await paymentsOf(ctx.payload, order.id),
+  )
   try {
     return await inOneTransaction(ctx.payload, async (req) => {
       // The fencing check: a worker that lost the lease writes nothing more.
@@ -288,16 +324,18 @@ export async function recordAndSettle(
   const { payload, settings, logger, graceMs } = ctx
   const { startedAt } = finding
   const payments = await recordPayments({
-    ...recordingOf(ctx, finding, order, together?.answers),
+    ...recordingOf(ctx, finding, order, together?.answers ?? finding.answers),
     recorded: together?.recorded,
     req: together?.req,
   })
   if (payments.length > 0) await faultPoint('after-record', order.id)
+  followPayments(ctx, order, payments, finding.knownHex)
   return settleOrder({
     payload,
     order,
     payments,
-    tipHeight: ctx.tip.height,
+    // A pushed header or a proof may show a block the last read of the tip did not.
+    tipHeight: Math.max(ctx.tip.height, ctx.proofs.highestHeader),
     settings: { confirmationsRequired: settings.confirmationsRequired, graceMs },
     logger,
     now: new Date(startedAt),

@@ -1,8 +1,10 @@
-import type { PushedTransaction } from '@shop/chain'
+import type { BlockHeader, PushedTransaction } from '@shop/chain'
 import { verifiedHex } from '@shop/chain'
 import { asOneWorkUnit } from '@shop/cms/engine'
 
+import { followAfterBlock, watchPushedSpends } from './follow'
 import { judgeFindings } from './judge'
+import { keepPushedHeader } from './proofs'
 import type { Watched } from '../watch/watched'
 import type { PushedPayment, WorkerContext } from './state'
 import { sleep } from './state'
@@ -42,6 +44,8 @@ const KEEP_HEX_MAX_CHARS = 8_000
 export function onPushedTransaction(ctx: WorkerContext, tx: PushedTransaction) {
   // Every mempool frame counts towards the stream's trust, whoever it pays.
   ctx.push.frames.heard(ctx.clock())
+  // One that spends what a followed payment spends competes with it.
+  watchPushedSpends(ctx, tx.txid, verifiedHex(tx))
   for (const address of tx.addresses) {
     const w = ctx.byAddress.get(address)
     if (w) {
@@ -81,7 +85,9 @@ export function onPushConnected(ctx: WorkerContext, connected: boolean) {
   checkStreamTrust(ctx)
 }
 
-export function onPushedBlock(ctx: WorkerContext, height: number) {
+export function onPushedBlock(ctx: WorkerContext, height: number, header?: BlockHeader) {
+  if (header) keepPushedHeader(ctx, header)
+  followAfterBlock(ctx)
   if (height === ctx.tip.height) return
   ctx.tip.wanted = true // the next step of the loop asks for the tip
   ctx.wake()

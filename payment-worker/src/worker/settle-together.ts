@@ -3,7 +3,7 @@ import { inOneTransaction, settlesInGroups, slugs } from '@shop/cms/engine'
 
 import { transactionsToFetch } from '../process-order'
 import type { Finding } from './judge'
-import { afterSettled, judgedWithoutDatabase, recordAndSettle } from './judge'
+import { afterSettled, askChainFirstFor, judgedWithoutDatabase, recordAndSettle } from './judge'
 import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
@@ -48,7 +48,7 @@ export async function settleTogether(
     // Renewed between groups, outside their transactions: back-to-back groups would otherwise
     // keep the lease's own renewal from the database until the lease ran out.
     if (ctx.lease && !(await ctx.lease.hold())) throw new LeaseLostError()
-    const group = await withRawTransactions(ctx, ready.slice(i, i + GROUP))
+    const group = await withRawTransactions(ctx, ready.slice(i, i + GROUP), orders, payments)
     if (group.length === 0) continue
     const settled = await settleGroup(ctx, group, orders, payments)
     if (!settled) continue
@@ -71,27 +71,16 @@ export async function settleTogether(
 async function withRawTransactions(
   ctx: WorkerContext,
   group: readonly { finding: Finding; toFetch: readonly string[] }[],
+  orders: ReadonlyMap<string, Order>,
+  payments: ReadonlyMap<string, Payment[]>,
 ): Promise<Finding[]> {
   const ready: Finding[] = []
   // One after the other, as a look's calls go: the client spaces them within its budget.
-  for (const { finding, toFetch } of group) {
-    if (toFetch.length === 0) {
-      ready.push(finding)
-      continue
-    }
+  for (const { finding } of group) {
     try {
-      const hex = new Map(finding.knownHex)
-      for (const txid of toFetch)
-        if (!hex.has(txid)) hex.set(txid, await ctx.chain.getTransactionHex(txid))
-      const heights = new Set(
-        finding.transactions
-          .filter((t) => toFetch.includes(t.txid) && t.height !== null)
-          .map((t) => t.height!),
-      )
-      // Asked now for the recording inside the group's transaction, which the client answers
-      // from the times it keeps.
-      for (const height of heights) await ctx.chain.getBlockTime(height)
-      ready.push({ ...finding, knownHex: hex })
+      const order = orders.get(finding.w.id)!
+      const answers = await askChainFirstFor(ctx, finding, order, payments.get(finding.w.id) ?? [])
+      ready.push({ ...finding, answers })
     } catch (error) {
       ctx.logger.warn(
         { err: error, orderId: finding.w.id },

@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import type { ChainSource } from '@shop/chain'
+import type { BlockHeader, ChainSource, TransactionReport, TransactionSource } from '@shop/chain'
 import type { Env } from '@shop/cms/process'
 
 import type { LeaseHolder } from '../lease'
@@ -37,6 +37,31 @@ export type WorkerSettings = Pick<
 
 export type Log = Pick<Payload['logger'], 'info' | 'warn' | 'error' | 'debug'>
 
+/** A payment followed on the second source until its merkle proof is verified (follow.ts). */
+export type FollowedPayment = {
+  txid: string
+  orderId: string
+  /** The raw transaction, when in hand (submitted to the second source so it follows it). */
+  hex?: string
+  /** The outputs it spends ("txid:vout"): a pushed transaction spending one competes with it. */
+  spends: string[]
+  /** When the worker began to follow it: the schedule of asks counts from here. */
+  since: number
+  asks: number
+  nextAt: number
+  submitted: boolean
+  /** Asks made because a block came, once the schedule is spent. */
+  blockAsks: number
+  /** The highest block the worker knew of at its last ask. */
+  tipAtAsk: number
+  /** The second source's own word at the last ask that was recorded on the payment. */
+  recordedStatus: string | null
+  doubted: boolean
+}
+
+/** Two sources' words on one transaction that do not agree, for the owner's chain-health card. */
+export type Disagreement = { txid: string; at: string; whatsonchain: string; arc: string }
+
 /** What the worker is given: the database, the chain, its settings and its clock. */
 export type WorkerDeps = {
   payload: Payload
@@ -48,6 +73,11 @@ export type WorkerDeps = {
    * see what happens hours or days later; payments are still judged by the chain's times.
    */
   clock: () => number
+  /**
+   * The second, independent source that follows each payment by its txid (ARC): asked on a
+   * short schedule for double-spends and for its merkle path (follow.ts); none: off.
+   */
+  txSource?: TransactionSource
   /** Runs passes only while it holds this lease (lease.ts); without one, always. */
   lease?: LeaseHolder
   /** Called after each successful pass, or lease check while standing by (heartbeat.ts). */
@@ -167,6 +197,21 @@ export type WorkerContext = WorkerDeps & {
     /** Wakes a pass sleeping until its next look. */
     wakePass?: () => void
   }
+  /** The payments followed on the second source (follow.ts). */
+  follow: {
+    payments: Map<string, FollowedPayment>
+    /** Each output a followed payment spends, and that payment's txid. */
+    spends: Map<string, string>
+    /** The second source's latest report, by txid. */
+    reports: Map<string, TransactionReport>
+    disagreements: Disagreement[]
+    timer?: NodeJS.Timeout
+    running?: Promise<void>
+    /** When the second source last answered. */
+    lastAnswerAt: Date | null
+  }
+  /** Block headers the push stream carried, by height (proofs.ts). */
+  proofs: { headers: Map<number, BlockHeader>; highestHeader: number }
   /** Judges pushed payments beside the loop (push.ts). */
   askPushWork: () => void
   /** A pass now, not after the pass's sleep or the wait between passes (run.ts). */
@@ -230,6 +275,14 @@ export function createContext(
     },
     inLook: new Map(),
     judging: new Map(),
+    follow: {
+      payments: new Map(),
+      spends: new Map(),
+      reports: new Map(),
+      disagreements: [],
+      lastAnswerAt: null,
+    },
+    proofs: { headers: new Map(), highestHeader: -1 },
     jobs: { next: [], mailBacklog: false },
     run: {
       passes: 0,

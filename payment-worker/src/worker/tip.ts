@@ -1,3 +1,4 @@
+import { followAfterBlock } from './follow'
 import { afterBlock, PUSHED_TIP_POLL_MS } from '../watch/watched'
 import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
@@ -21,4 +22,6 @@ export async function checkTip(ctx: WorkerContext, now: number) {
   if (tip.height >= 0 && height !== tip.height)
     for (const w of ctx.watch.values()) afterBlock(w, now, ctx.watchSettings, trusted)
   tip.height = height
+  // A new block: payments followed on the second source are asked for their merkle path.
+  if (tip.changedAt === now) followAfterBlock(ctx)
 }

@@ -7,7 +7,7 @@ import { expect } from 'vitest'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
 import type { ChainSource } from '@shop/chain'
-import { createWhatsOnChainClient } from '@shop/chain'
+import { createArcClient, createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
@@ -40,9 +40,12 @@ export async function startPaymentsHarness({
   env = {},
   worker: startWorker = true,
   clock,
+  arc = true,
 }: {
   env?: Record<string, string>
   worker?: boolean
+  /** ARC's stand-in follows the payments beside WhatsOnChain (off: WhatsOnChain alone). */
+  arc?: boolean
   /** The worker's clock (see startPaymentWorker). */
   clock?: () => number
 } = {}): Promise<PaymentsHarness> {
@@ -69,11 +72,13 @@ export async function startPaymentsHarness({
   const settings = loadEnv()
   const { logs, logger } = recordingLogger()
   const chain = simulatorClient(simulator)
+  const txSource = arc ? simulatorArcClient(simulator) : undefined
   // As the worker's main does: the e-mail renderer is loaded before the worker starts.
   await loadEmailRenderer()
   const worker = startPaymentWorker({
     payload: shop.payload,
     chain,
+    txSource,
     logger,
     settings,
     autoStart: startWorker,
@@ -144,6 +149,10 @@ export function watchedOrderRow({
     ],
   }
 }
+
+/** An ARC client on the simulator's stand-in, without a request limit or retries. */
+export const simulatorArcClient = (simulator: Pick<ChainSimulator, 'arcUrl'>) =>
+  createArcClient({ baseUrl: simulator.arcUrl, maxRequestsPerSecond: 200, retries: 0 })
 
 /** A WhatsOnChain client on the simulator, without WhatsOnChain's request limit or retries. */
 export const simulatorClient = (simulator: Pick<ChainSimulator, 'wocUrl'>) =>
@@ -231,8 +240,8 @@ export async function payInTestMode(
 }
 
 /**
- * Pays the order in test mode, waits for it to be detected, then has every index lose the
- * payment (the simulator's `loseTxid`), mining a block at a time (each asks for a full look),
+ * Pays the order in test mode, waits for it to be detected and followed on ARC, then has every
+ * index lose the payment (the simulator's `loseTxid` and `arcForgotten`), mining a block at a time (each asks for a full look),
  * until the worker has marked it invalid. The payment stays lost: the caller clears the fault.
  */
 export async function payThenLoseUntilInvalid(
@@ -241,7 +250,9 @@ export async function payThenLoseUntilInvalid(
 ): Promise<string> {
   const txid = await payInTestMode(h.shop, orderId)
   await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
-  h.simulator.setFaults({ loseTxid: { txid, seconds: 600 } })
+  await waitFor(async () => (await paymentsOf(h.shop.payload, orderId))[0]?.arcStatus)
+  // Every index: WhatsOnChain's and ARC's (which would otherwise keep it, as it should).
+  h.simulator.setFaults({ loseTxid: { txid, seconds: 600 }, arcForgotten: [txid] })
   await waitFor(
     async () => {
       const [payment] = await paymentsOf(h.shop.payload, orderId)

@@ -89,7 +89,9 @@ describe('a transaction every index loses for a while', () => {
     const orderId = await createOrder(h.shop, pdfId)
     const txid = await pay(orderId)
     await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
-    h.simulator.setFaults({ loseTxid: { txid, seconds: 600 } })
+    await waitFor(async () => (await paymentsOf(h.shop.payload, orderId))[0]?.arcStatus)
+    // Lost by every index, ARC's too (a payment ARC still has is kept without missing looks).
+    h.simulator.setFaults({ loseTxid: { txid, seconds: 600 }, arcForgotten: [txid] })
     try {
       // Mined while lost: full looks no longer find it, and lookups answer 404.
       for (let look = 1; look <= 2; look += 1) {

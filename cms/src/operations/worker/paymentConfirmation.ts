@@ -16,17 +16,20 @@ export async function recordPaymentConfirmation({
   id,
   blockHeight,
   confirmedAt,
+  also = {},
 }: {
   payload: Payload
   req?: PayloadRequest
   id: number | string
   blockHeight: number | null
   confirmedAt: string | null
+  /** More of the worker's own values written with it (the proof checked, the doubt lifted). */
+  also?: Record<string, string | number | null>
 }): Promise<void> {
   await payload.db.updateOne({
     collection: slugs.payments,
     id,
-    data: { blockHeight, confirmedAt, missingSince: null, missingLooks: 0 },
+    data: { ...also, blockHeight, confirmedAt, missingSince: null, missingLooks: 0 },
     req,
     returning: false,
   })

@@ -1,0 +1,315 @@
+import type { TransactionReport } from '@shop/chain'
+import { Transaction } from '@bsv/sdk'
+import type { Order, Payment } from '@shop/cms/engine'
+import { inOneTransaction, slugs } from '@shop/cms/engine'
+
+import { isProvenAt, paymentsOf, settleOrder } from '../process-order'
+import { isFunded } from './watchList'
+import { judgeFindings, oneJudgementAtATime } from './judge'
+import type { Disagreement, FollowedPayment, WorkerContext } from './state'
+
+/**
+ * Every payment seen but not yet proven in a block is followed on the second source (ARC), by
+ * its txid: submitted to it once (ARC knows only what it was given), then asked on a short
+ * schedule that thins out, and once more after each of a few blocks. A double-spend is seen
+ * within seconds whether or not the push stream carries payments, and also at once when the
+ * stream carries a transaction spending one of the payment's inputs. Either makes the payment
+ * doubtful (it no longer counts: its order leaves PAYMENT_DETECTED, the owner is alerted) and
+ * asks WhatsOnChain for a full look at once: the payment becomes invalid only on the chain's
+ * evidence there (a spent-output answer naming the competitor) with ARC not contradicting it
+ * (process-order.ts, judgeMissing). Mined, ARC's report carries the merkle path the order's
+ * confirmation is proven with (proofs.ts), which also carries a payment to PAID while
+ * WhatsOnChain is down.
+ */
+
+/** When the second source is asked, counted from when the payment was first followed. */
+export const ASK_AT_MS = [
+  0, 2_000, 4_000, 7_000, 11_000, 16_000, 25_000, 40_000, 60_000, 120_000, 240_000, 480_000,
+]
+/** Asks after a block, once the schedule is spent (the block that mines it brings its path). */
+export const ASKS_AFTER_BLOCKS = 3
+/** A failed ask is tried again after this long (it still counts against the payment's asks). */
+const RETRY_MS = 3_000
+/** Disagreements kept for the owner's card. */
+const DISAGREEMENTS_KEPT = 20
+
+const ACTIVE_STATES = new Set(['mined', 'seen', 'pending'])
+
+/**
+ * The order's payments as just recorded: those not yet proven are followed from now on, the
+ * proven and the invalid ones no longer.
+ */
+export function followPayments(
+  ctx: WorkerContext,
+  order: Pick<Order, 'id'>,
+  payments: readonly Payment[],
+  knownHex?: ReadonlyMap<string, string>,
+) {
+  const now = ctx.clock()
+  let added = false
+  for (const payment of payments) {
+    const { txid } = payment
+    if (payment.invalidatedAt || isProvenAt(payment, payment.blockHeight ?? null)) {
+      unfollow(ctx, txid)
+      continue
+    }
+    if (ctx.follow.payments.has(txid)) continue
+    const spends = Array.isArray(payment.spends)
+      ? payment.spends.filter((s): s is string => typeof s === 'string')
+      : []
+    ctx.follow.payments.set(txid, {
+      txid,
+      orderId: order.id,
+      hex: knownHex?.get(txid),
+      spends,
+      since: now,
+      asks: 0,
+      nextAt: now,
+      submitted: false,
+      blockAsks: 0,
+      tipAtAsk: highestBlock(ctx),
+      recordedStatus: payment.arcStatus ?? null,
+      doubted: Boolean(payment.doubtedAt),
+    })
+    for (const outpoint of spends) ctx.follow.spends.set(outpoint, txid)
+    added = true
+  }
+  if (added) scheduleFollow(ctx, 0)
+}
+
+function unfollow(ctx: WorkerContext, txid: string) {
+  const followed = ctx.follow.payments.get(txid)
+  if (!followed) return
+  ctx.follow.payments.delete(txid)
+  ctx.follow.reports.delete(txid)
+  for (const outpoint of followed.spends)
+    if (ctx.follow.spends.get(outpoint) === txid) ctx.follow.spends.delete(outpoint)
+}
+
+const highestBlock = (ctx: WorkerContext) => Math.max(ctx.tip.height, ctx.proofs.highestHeader)
+
+/** The next round of asks in `ms` (sooner than one already planned). */
+export function scheduleFollow(ctx: WorkerContext, ms: number) {
+  const { follow, run } = ctx
+  if (run.stopped || !ctx.txSource) return
+  if (follow.timer) clearTimeout(follow.timer)
+  follow.timer = setTimeout(
+    () => {
+      follow.timer = undefined
+      follow.running ??= askDue(ctx).finally(() => {
+        follow.running = undefined
+        const next = nextAsk(ctx)
+        if (next !== null) scheduleFollow(ctx, Math.max(50, next - ctx.clock()))
+      })
+    },
+    Math.max(0, ms),
+  )
+  follow.timer.unref?.()
+}
+
+/** When the next ask is due, or null when nothing waits but a block. */
+function nextAsk(ctx: WorkerContext): number | null {
+  let next: number | null = null
+  for (const f of ctx.follow.payments.values())
+    if (Number.isFinite(f.nextAt)) next = next === null ? f.nextAt : Math.min(next, f.nextAt)
+  return next
+}
+
+/** A block came: payments whose schedule is spent are asked once more (for their path). */
+export function followAfterBlock(ctx: WorkerContext) {
+  const tip = highestBlock(ctx)
+  let any = false
+  for (const f of ctx.follow.payments.values())
+    if (!Number.isFinite(f.nextAt) && f.blockAsks < ASKS_AFTER_BLOCKS && tip > f.tipAtAsk) {
+      f.blockAsks += 1
+      f.nextAt = ctx.clock()
+      any = true
+    }
+  if (any) scheduleFollow(ctx, 0)
+}
+
+async function askDue(ctx: WorkerContext) {
+  const now = ctx.clock()
+  const due = [...ctx.follow.payments.values()].filter((f) => f.nextAt <= now)
+  for (const followed of due) {
+    if (ctx.run.stopped || ctx.run.standingBy) return
+    try {
+      await ask(ctx, followed)
+    } catch (error) {
+      ctx.logger.warn(
+        { err: error, txid: followed.txid, orderId: followed.orderId },
+        'following a payment on ARC failed; asked again shortly',
+      )
+      followed.nextAt = ctx.clock() + RETRY_MS
+    }
+  }
+}
+
+/** One ask of the second source about one payment, and what its answer causes. */
+async function ask(ctx: WorkerContext, followed: FollowedPayment) {
+  const source = ctx.txSource!
+  followed.asks += 1
+  followed.tipAtAsk = highestBlock(ctx)
+  const at = ASK_AT_MS[followed.asks]
+  followed.nextAt = at === undefined ? Number.POSITIVE_INFINITY : followed.since + at
+  let report: TransactionReport
+  if (!followed.submitted) {
+    const hex = followed.hex ?? (await ctx.chain.getTransactionHex(followed.txid))
+    report = await source.submit(hex)
+    followed.submitted = true
+  } else report = await source.getTransaction(followed.txid)
+  ctx.follow.lastAnswerAt = new Date(ctx.clock())
+  ctx.follow.reports.set(followed.txid, report)
+  await noteStatus(ctx, followed, report)
+  if (report.state === 'double-spend' || report.state === 'rejected')
+    await doubt(ctx, followed, reasonOf(report))
+  else if (report.state === 'mined' && report.blockHeight !== null)
+    await judgeMined(ctx, followed, report.blockHeight)
+}
+
+const reasonOf = (report: TransactionReport) =>
+  report.state === 'rejected'
+    ? `ARC reports the transaction rejected (${report.extraInfo ?? report.sourceStatus ?? 'no reason given'}).`
+    : `ARC reports a competing spend of its inputs${
+        report.competingTxs.length > 0 ? ` by ${report.competingTxs.join(', ')}` : ''
+      }.`
+
+/** The second source's word, kept on the payment when it changed (shown on the order page). */
+async function noteStatus(
+  ctx: WorkerContext,
+  followed: FollowedPayment,
+  report: TransactionReport,
+) {
+  const status = report.sourceStatus ?? report.state
+  if (status === followed.recordedStatus) return
+  const payments = await paymentsOf(ctx.payload, followed.orderId)
+  for (const payment of payments.filter((p) => p.txid === followed.txid))
+    await ctx.payload.db.updateOne({
+      collection: slugs.payments,
+      id: payment.id,
+      data: { arcStatus: status, arcCheckedAt: new Date(ctx.clock()).toISOString() },
+      returning: false,
+    })
+  followed.recordedStatus = status
+}
+
+/**
+ * A competing spend reported (by ARC, or carried by the push stream): the payment is in doubt at
+ * once and its order settled without it; a full look asks WhatsOnChain for the evidence now.
+ */
+export async function doubt(ctx: WorkerContext, followed: FollowedPayment, reason: string) {
+  const w = ctx.watch.get(followed.orderId)
+  if (!followed.doubted) {
+    await oneJudgementAtATime(ctx, [followed.orderId], () =>
+      inOneTransaction(ctx.payload, async (req) => {
+        const payments = await paymentsOf(ctx.payload, followed.orderId, req)
+        const ofTx = payments.filter(
+          (p) => p.txid === followed.txid && !p.invalidatedAt && !p.doubtedAt,
+        )
+        if (ofTx.length === 0) return
+        const at = new Date(ctx.clock()).toISOString()
+        for (const payment of ofTx)
+          await ctx.payload.db.updateOne({
+            collection: slugs.payments,
+            id: payment.id,
+            data: { doubtedAt: at, doubtReason: reason },
+            req,
+            returning: false,
+          })
+        const order = (await ctx.payload.findByID({
+          req,
+          collection: slugs.orders,
+          id: followed.orderId,
+          depth: 0,
+        })) as Order
+        const settled = await settleOrder({
+          payload: ctx.payload,
+          order,
+          payments: await paymentsOf(ctx.payload, followed.orderId, req),
+          tipHeight: ctx.tip.height,
+          settings: {
+            confirmationsRequired: ctx.settings.confirmationsRequired,
+            graceMs: ctx.graceMs,
+          },
+          logger: ctx.logger,
+          now: new Date(ctx.clock()),
+          req,
+        })
+        if (w) {
+          w.status = settled.status
+          w.funded = isFunded(settled)
+          w.recorded = undefined
+        }
+      }),
+    )
+    followed.doubted = true
+    ctx.logger.warn(
+      { orderId: followed.orderId, txid: followed.txid, reason },
+      'payment in doubt: a competing spend is reported; it does not count until the chain settles it',
+    )
+  }
+  // The evidence is asked for now: a full look at the order (WhatsOnChain's spent outputs).
+  if (w) {
+    w.fullLookDue = true
+    w.nextCheck = Math.min(w.nextCheck, ctx.clock())
+    ctx.wake()
+  }
+  // And the second source again soon, for the competitor's fate.
+  followed.nextAt = Math.min(followed.nextAt, ctx.clock() + ASK_AT_MS[1]!)
+}
+
+/** ARC has it mined: the order is judged with its block, proven by ARC's merkle path. */
+async function judgeMined(ctx: WorkerContext, followed: FollowedPayment, height: number) {
+  const w = ctx.watch.get(followed.orderId)
+  if (!w) return
+  await judgeFindings(ctx, [
+    {
+      w,
+      batch: { scope: 'unconfirmed', orders: [w] },
+      transactions: [{ txid: followed.txid, height }],
+      startedAt: ctx.clock(),
+      knownHex: followed.hex ? new Map([[followed.txid, followed.hex]]) : undefined,
+    },
+  ])
+}
+
+/**
+ * A pushed transaction: when it spends an output a followed payment spends, and is not that
+ * payment, it competes with it (the stream carries its signed bytes, checked against its txid).
+ */
+export function watchPushedSpends(ctx: WorkerContext, txid: string, hex: string | undefined) {
+  if (!hex || ctx.follow.spends.size === 0) return
+  let inputs: string[]
+  try {
+    inputs = Transaction.fromHex(hex).inputs.map(
+      (input) => `${input.sourceTXID ?? ''}:${input.sourceOutputIndex}`,
+    )
+  } catch {
+    return
+  }
+  for (const outpoint of inputs) {
+    const payment = ctx.follow.spends.get(outpoint)
+    const followed = payment ? ctx.follow.payments.get(payment) : undefined
+    if (!followed || followed.txid === txid) continue
+    void doubt(
+      ctx,
+      followed,
+      `The push stream carried ${txid}, which spends the output ${outpoint} this payment spends.`,
+    ).catch((error: unknown) =>
+      ctx.logger.warn({ err: error, txid: followed.txid }, 'could not mark a payment in doubt'),
+    )
+  }
+}
+
+/** WhatsOnChain and ARC disagree about a transaction: kept for the owner's chain-health card. */
+export function noteDisagreement(ctx: WorkerContext, disagreement: Omit<Disagreement, 'at'>) {
+  const list = ctx.follow.disagreements
+  list.unshift({ ...disagreement, at: new Date(ctx.clock()).toISOString() })
+  list.length = Math.min(list.length, DISAGREEMENTS_KEPT)
+  ctx.logger.warn(disagreement, 'WhatsOnChain and ARC disagree about a transaction')
+}
+
+/** What ARC says of a transaction WhatsOnChain no longer knows: kept when ARC has it. */
+export function contradicts(report: TransactionReport | null): boolean {
+  return report !== null && ACTIVE_STATES.has(report.state)
+}

@@ -1,0 +1,140 @@
+import type { BlockHeader, MerkleProof, TransactionReport } from '@shop/chain'
+import { targetOfBits, verifyMerkleProof } from '@shop/chain'
+
+import type { ProofVerdict } from '../process-order'
+import type { WorkerContext } from './state'
+
+/**
+ * A payment counts as confirmed only on a merkle proof the shop verifies itself: a path for its
+ * txid (ARC's, from the report it follows the payment by, else WhatsOnChain's TSC proof) that
+ * `MerklePath` leads to the merkle root of a block header whose hash and proof of work the shop
+ * recomputed (chain/src/proof.ts), the block named for the transaction by a source. The header
+ * comes from WhatsOnChain's API, else from the push stream's block headers, so a path from ARC
+ * is checked against another source's header. Two sources naming different blocks for one
+ * transaction is a finding, never a confirmation.
+ */
+
+/** Difficulty 1: a header with an easier target proves no work on the real networks. */
+const LOWEST_WORK_TARGET = targetOfBits(0x1d00ffff)!
+
+/** Pushed block headers kept by height (the stream's, for when WhatsOnChain's API is down). */
+const PUSHED_HEADERS_KEPT = 200
+
+/** A block header the push stream carried, kept for the proofs of the blocks it announced. */
+export function keepPushedHeader(ctx: WorkerContext, header: BlockHeader) {
+  const { headers } = ctx.proofs
+  headers.delete(header.height)
+  headers.set(header.height, header)
+  while (headers.size > PUSHED_HEADERS_KEPT) headers.delete(headers.keys().next().value!)
+  ctx.proofs.highestHeader = Math.max(ctx.proofs.highestHeader, header.height)
+}
+
+type Path = { source: string; merklePath: string; blockHash: string; blockHeight: number }
+
+/** The header of the block at `height`: WhatsOnChain's, else the push stream's. */
+async function headerAt(
+  ctx: WorkerContext,
+  height: number,
+): Promise<{ header: BlockHeader; source: string } | null> {
+  try {
+    const header = await ctx.chain.getBlockHeader?.(height)
+    if (header) return { header, source: 'WhatsOnChain' }
+  } catch (error) {
+    ctx.logger.debug({ err: error, height }, 'no header from WhatsOnChain; the stream may have it')
+  }
+  const pushed = ctx.proofs.headers.get(height)
+  return pushed ? { header: pushed, source: 'the push stream' } : null
+}
+
+/** ARC's word on the transaction: the follower's latest, else asked now; null when it has none. */
+async function arcReportOf(ctx: WorkerContext, txid: string): Promise<TransactionReport | null> {
+  const known = ctx.follow.reports.get(txid)
+  if (known?.state === 'mined') return known
+  if (!ctx.txSource) return null
+  try {
+    const report = await ctx.txSource.getTransaction(txid)
+    ctx.follow.reports.set(txid, report)
+    return report
+  } catch (error) {
+    ctx.logger.debug({ err: error, txid }, 'ARC gave no report for a proof')
+    return null
+  }
+}
+
+async function wocProofOf(ctx: WorkerContext, txid: string): Promise<MerkleProof | null> {
+  try {
+    return (await ctx.chain.getMerkleProof?.(txid)) ?? null
+  } catch (error) {
+    ctx.logger.debug({ err: error, txid }, 'WhatsOnChain gave no merkle proof')
+    return null
+  }
+}
+
+/**
+ * The shop's verdict on a transaction's proof of inclusion: verified (with what it rests on), a
+ * problem for the owner, or null when no source has a proof yet (asked again at the next look).
+ */
+export async function proveTransaction(
+  ctx: WorkerContext,
+  txid: string,
+): Promise<ProofVerdict | null> {
+  const arc = await arcReportOf(ctx, txid)
+  const paths: Path[] = []
+  if (arc?.state === 'mined' && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
+    paths.push({
+      source: 'ARC',
+      merklePath: arc.merklePath,
+      blockHash: arc.blockHash,
+      blockHeight: arc.blockHeight,
+    })
+  const woc = paths.length === 0 ? await wocProofOf(ctx, txid) : null
+  if (woc) paths.push({ source: 'WhatsOnChain', ...woc })
+  if (paths.length === 0) return null
+  const problems: string[] = []
+  for (const path of paths) {
+    const named = [
+      ...(arc?.blockHash ? [{ source: 'ARC', blockHash: arc.blockHash }] : []),
+      ...(woc ? [{ source: 'WhatsOnChain', blockHash: woc.blockHash }] : []),
+    ]
+    if (new Set(named.map((n) => n.blockHash.toLowerCase())).size > 1)
+      return {
+        ok: false,
+        blockHeight: path.blockHeight,
+        problem: `ARC and WhatsOnChain name different blocks for ${txid} (${named
+          .map((n) => `${n.source}: ${n.blockHash}`)
+          .join(', ')}).`,
+      }
+    const found = await headerAt(ctx, path.blockHeight)
+    if (!found) return null
+    const check = await verifyMerkleProof({
+      txid,
+      merklePath: path.merklePath,
+      header: found.header,
+      blockHashNamedBy: named,
+      headerSource: found.source,
+    })
+    if (!check.ok) {
+      problems.push(`${check.problem} (path from ${path.source})`)
+      continue
+    }
+    const target = targetOfBits(found.header.bits)
+    if (
+      ctx.settings.chainSource !== 'simulator' &&
+      (target === null || target > LOWEST_WORK_TARGET)
+    ) {
+      problems.push(
+        `The header ${found.source} gave for block ${check.blockHeight} claims less work than any real block (bits ${found.header.bits.toString(16)}).`,
+      )
+      continue
+    }
+    return {
+      ok: true,
+      blockHeight: check.blockHeight,
+      blockHash: check.blockHash,
+      merkleRoot: check.merkleRoot,
+      merklePath: path.merklePath,
+      sources: `path from ${path.source}; header from ${found.source}, its hash and proof of work recomputed; block named by ${check.sources.join(' and ')}`,
+    }
+  }
+  return { ok: false, blockHeight: paths[0]!.blockHeight, problem: problems.join(' ') }
+}
