@@ -189,6 +189,7 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/one-failing-order.test.ts',
   'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/payments/paid-over-in-one-step.test.ts',
+  'payment-worker/test/payments/second-source.test.ts',
   'payment-worker/test/lease.test.ts',
   'payment-worker/test/watch-list-reads.test.ts',
   // A rush of 300 paid orders settled together, the worker SIGKILLed in the middle.

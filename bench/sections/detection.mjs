@@ -40,6 +40,15 @@ export async function benchDetection({ engine = 'sqlite' } = {}) {
       { deafStream: true },
       { deafStream: false },
     ],
+    // WhatsOnChain's API down: the push stream finds the payment, ARC follows it to its block.
+    [
+      'woc-down',
+      'WhatsOnChain API down',
+      'WhatsOnChain down',
+      '/simulator/outage',
+      { on: true },
+      { on: false },
+    ],
   ]
   for (const [key, label, name, path, on, off] of fallbacks) {
     await postJson(`${simBase}${path}`, on)
@@ -53,7 +62,43 @@ export async function benchDetection({ engine = 'sqlite' } = {}) {
     }
   }
   resultsOn(engine).detection = rows
+  resultsOn(engine).doubleSpend = await doubleSpendTrials(phaseOn(engine, 'double-spend'))
   await removeWatchedOrders()
+}
+
+/**
+ * Three payments from the test wallet, each detected and followed on ARC, then double-spent:
+ * each timed from the conflicting spend to its order leaving PAYMENT_DETECTED.
+ */
+async function doubleSpendTrials(name) {
+  const products = await getJson(`${base}/api/products`)
+  const pdf = products.find((p) => p.type === 'PDF')
+  const trials = []
+  for (let i = 0; i < 3; i += 1) {
+    const orderId = await createOrder(pdf.id)
+    const { txid } = await postJson(`${base}/api/test-mode/orders/${orderId}/pay`, {})
+    await waitUntil(async () => (await paymentStatus(orderId)) === 'PAYMENT_DETECTED', {
+      timeoutMs: 60_000,
+      everyMs: 20,
+      what: 'the payment to be detected',
+    })
+    // Followed on ARC meanwhile (submitted at once, asked on its schedule).
+    await sleep(3000)
+    await postJson(`${simBase}/simulator/double-spend`, { txid })
+    const spentAt = Date.now()
+    await waitUntil(async () => (await paymentStatus(orderId)) !== 'PAYMENT_DETECTED', {
+      timeoutMs: 120_000,
+      everyMs: 20,
+      what: 'the double-spent order to leave PAYMENT_DETECTED',
+    })
+    trials.push(Date.now() - spentAt)
+  }
+  log(`${name}: ${trials.join(', ')} ms`)
+  return {
+    ms: trials,
+    medianMs: trials.toSorted((a, b) => a - b)[1],
+    maxMs: Math.max(...trials),
+  }
 }
 
 /**

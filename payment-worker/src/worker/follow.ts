@@ -33,6 +33,8 @@ const RETRY_MS = 3_000
 /** Disagreements kept for the owner's card. */
 const DISAGREEMENTS_KEPT = 20
 
+const NULL_TXID = '00'.repeat(32)
+
 const ACTIVE_STATES = new Set(['mined', 'seen', 'pending'])
 
 /**
@@ -54,8 +56,11 @@ export function followPayments(
       continue
     }
     if (ctx.follow.payments.has(txid)) continue
+    // A coinbase-style input (the null outpoint) competes with nothing.
     const spends = Array.isArray(payment.spends)
-      ? payment.spends.filter((s): s is string => typeof s === 'string')
+      ? payment.spends.filter(
+          (s): s is string => typeof s === 'string' && !s.startsWith(`${NULL_TXID}:`),
+        )
       : []
     ctx.follow.payments.set(txid, {
       txid,

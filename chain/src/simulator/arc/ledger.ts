@@ -2,6 +2,9 @@ import type { Transaction } from '@bsv/sdk'
 
 import type { ChainState } from '../chain-state'
 
+/** The txid of a coinbase input's outpoint. */
+const NULL_TXID = '00'.repeat(32)
+
 /**
  * The transactions the ARC stand-in follows (only those submitted to it, as a real instance
  * knows only its own), and what it says of each, as doc/README.md's lifecycle and scenarios
@@ -102,6 +105,7 @@ export function createArcLedger(state: ChainState) {
       return
     }
     for (const input of event.tx.inputs) {
+      if (input.sourceTXID === NULL_TXID) continue
       const outpoint = `${input.sourceTXID}:${input.sourceOutputIndex}`
       for (const txid of byInput.get(outpoint) ?? []) {
         if (txid === event.txid) continue
@@ -119,7 +123,11 @@ export function createArcLedger(state: ChainState) {
       const txid = tx.id('hex')
       const known = followed.get(txid)
       if (known) return refresh(known)
-      const inputs = tx.inputs.map((i) => `${i.sourceTXID}:${i.sourceOutputIndex}`)
+      // A coinbase-style input (the null outpoint, as the simulator's faucet mints) is spent by
+      // every such transaction and competes with none.
+      const inputs = tx.inputs
+        .filter((i) => i.sourceTXID !== NULL_TXID)
+        .map((i) => `${i.sourceTXID}:${i.sourceOutputIndex}`)
       const f: Followed = {
         txid,
         inputs,
