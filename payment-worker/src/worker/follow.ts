@@ -187,15 +187,19 @@ async function noteStatus(
 ) {
   const status = report.sourceStatus ?? report.state
   if (status === followed.recordedStatus) return
-  const payments = await paymentsOf(ctx.payload, followed.orderId)
-  for (const payment of payments.filter((p) => p.txid === followed.txid))
+  // The payment may not be committed yet (followed from inside its recording): kept for the
+  // next ask then.
+  const ofTx = (await paymentsOf(ctx.payload, followed.orderId)).filter(
+    (p) => p.txid === followed.txid,
+  )
+  for (const payment of ofTx)
     await ctx.payload.db.updateOne({
       collection: slugs.payments,
       id: payment.id,
       data: { arcStatus: status, arcCheckedAt: new Date(ctx.clock()).toISOString() },
       returning: false,
     })
-  followed.recordedStatus = status
+  if (ofTx.length > 0) followed.recordedStatus = status
 }
 
 /**
@@ -205,13 +209,13 @@ async function noteStatus(
 export async function doubt(ctx: WorkerContext, followed: FollowedPayment, reason: string) {
   const w = ctx.watch.get(followed.orderId)
   if (!followed.doubted) {
-    await oneJudgementAtATime(ctx, [followed.orderId], () =>
+    const marked = await oneJudgementAtATime(ctx, [followed.orderId], () =>
       inOneTransaction(ctx.payload, async (req) => {
         const payments = await paymentsOf(ctx.payload, followed.orderId, req)
         const ofTx = payments.filter(
           (p) => p.txid === followed.txid && !p.invalidatedAt && !p.doubtedAt,
         )
-        if (ofTx.length === 0) return
+        if (ofTx.length === 0) return false
         const at = new Date(ctx.clock()).toISOString()
         for (const payment of ofTx)
           await ctx.payload.db.updateOne({
@@ -245,8 +249,14 @@ export async function doubt(ctx: WorkerContext, followed: FollowedPayment, reaso
           w.funded = isFunded(settled)
           w.recorded = undefined
         }
+        return true
       }),
     )
+    // Not recorded yet (or already judged): the next ask tries again.
+    if (!marked) {
+      followed.nextAt = Math.min(followed.nextAt, ctx.clock() + ASK_AT_MS[1]!)
+      return
+    }
     followed.doubted = true
     ctx.logger.warn(
       { orderId: followed.orderId, txid: followed.txid, reason },
