@@ -124,6 +124,9 @@ export async function productionEnv() {
       WOC_SOCKET_URL: `${simBase.replace(/^http:/, 'ws:')}/websocket`,
       // WhatsOnChain's limit without a key, so detection and calls/minute are the real ones.
       WOC_MAX_REQUESTS_PER_SECOND: '3',
+      // ARC beside it (the simulator's stand-in), at a public instance's pace.
+      ARC_URL: `${simBase}/arc`,
+      ARC_MAX_REQUESTS_PER_SECOND: '10',
       RATE_SOURCE: 'live',
       COINGECKO_URL: outside.rates.coingeckoUrl,
       COINPAPRIKA_URL: outside.rates.coinpaprikaUrl,

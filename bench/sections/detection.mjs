@@ -5,7 +5,7 @@
 // connected but deaf.
 import crypto from 'node:crypto'
 
-import { Utils } from '@bsv/sdk'
+import { P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction, Utils } from '@bsv/sdk'
 
 import { base, log, phaseOn, resultsOn, run, simBase, sleep, waitUntil } from '../lib/context.mjs'
 import { openShopDb, whenNotBusy } from '../lib/database.mjs'
@@ -76,7 +76,8 @@ async function doubleSpendTrials(name) {
   const trials = []
   for (let i = 0; i < 3; i += 1) {
     const orderId = await createOrder(pdf.id)
-    const { txid } = await postJson(`${base}/api/test-mode/orders/${orderId}/pay`, {})
+    const info = await getJson(`${base}/api/orders/${orderId}/info`)
+    const txid = await payFromWallet(info.paymentAddress, Math.round(Number(info.amountBSV) * 1e8))
     await waitUntil(async () => (await paymentStatus(orderId)) === 'PAYMENT_DETECTED', {
       timeoutMs: 60_000,
       everyMs: 20,
@@ -179,6 +180,33 @@ async function createOrder(productId) {
   const body = await res.json()
   if (!body.success) throw new Error(`order failed: ${res.status} ${JSON.stringify(body)}`)
   return body.orderId
+}
+
+/**
+ * A wallet's real payment (a signed transaction spending the wallet's own coin, funded by the
+ * faucet), broadcast through WhatsOnChain's API: a double-spend of it competes for that coin.
+ */
+async function payFromWallet(address, satoshis) {
+  const key = PrivateKey.fromRandom()
+  const wallet = key.toAddress('testnet')
+  const { txid: funding } = await postJson(`${simBase}/simulator/faucet`, {
+    address: wallet,
+    satoshis: satoshis + 1000,
+  })
+  const source = Transaction.fromHex(
+    await (await fetch(`${simBase}/v1/bsv/test/tx/${funding}/hex`)).text(),
+  )
+  const tx = new Transaction()
+  tx.addInput({
+    sourceTransaction: source,
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(key),
+  })
+  tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis })
+  tx.addOutput({ lockingScript: new P2PKH().lock(wallet), change: true })
+  await tx.fee(new SatoshisPerKilobyte(100))
+  await tx.sign()
+  return postJson(`${simBase}/v1/bsv/test/tx/raw`, { txhex: tx.toHex() })
 }
 
 /** A buyer's wallet paying an order: the exact amount to its address, into the mempool. */
