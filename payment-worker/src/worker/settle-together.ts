@@ -48,7 +48,7 @@ export async function settleTogether(
     // Renewed between groups, outside their transactions: back-to-back groups would otherwise
     // keep the lease's own renewal from the database until the lease ran out.
     if (ctx.lease && !(await ctx.lease.hold())) throw new LeaseLostError()
-    const group = await withRawTransactions(ctx, ready.slice(i, i + GROUP), orders, payments)
+    const group = await withChainAnswers(ctx, ready.slice(i, i + GROUP), orders, payments)
     if (group.length === 0) continue
     const settled = await settleGroup(ctx, group, orders, payments)
     if (!settled) continue
@@ -62,13 +62,13 @@ export async function settleTogether(
 }
 
 /**
- * The group's findings with the raw transactions of their new payments in hand (and the times
- * of the blocks they were mined in, which say whether a late look's payment came in time),
- * asked of the chain before the group's transaction: a group never holds the database's writer
- * while it waits for the chain. A finding whose raw transaction the chain does not give is left
- * to be judged on its own, which asks again and retries it.
+ * The group's findings with everything their recording asks the chain in hand (the raw
+ * transactions of new payments, the times of their blocks, the merkle proofs of those in a
+ * block: askChainFirstFor), asked before the group's transaction: a group never holds the
+ * database's writer while it waits for the chain. A finding the chain does not answer for is
+ * left to be judged on its own, which asks again and retries it.
  */
-async function withRawTransactions(
+async function withChainAnswers(
   ctx: WorkerContext,
   group: readonly { finding: Finding; toFetch: readonly string[] }[],
   orders: ReadonlyMap<string, Order>,

@@ -224,6 +224,7 @@ describe('WhatsOnChain down for a whole order\u2019s life', () => {
     await streamOn()
     const orderId = await createOrder(h.shop, pdfId)
     const order = await getOrder(h.shop.payload, orderId)
+    const since = Date.now()
     h.simulator.setOutage(true)
     try {
       // The buyer's wallet broadcasts elsewhere: the push stream carries the payment.
@@ -235,7 +236,7 @@ describe('WhatsOnChain down for a whole order\u2019s life', () => {
         getTransactionHex: async (txid) => h.simulator.state.getHex(txid)!,
         broadcast: async (hex) => h.simulator.state.submit(hex),
       }
-      await payFromTestWallet({
+      const txid = await payFromTestWallet({
         chain: direct,
         wocUrl: h.simulator.wocUrl,
         network: 'test',
@@ -250,6 +251,16 @@ describe('WhatsOnChain down for a whole order\u2019s life', () => {
       const [payment] = await paymentsOf(h.shop.payload, orderId)
       expect(payment?.late).toBe(false)
       expect(payment?.proofSources).toMatch(/path from ARC; header from the push stream/)
+      // ARC's calls for this order's whole life: its submission and the asks about its txid.
+      const arcCalls = h.simulator
+        .arcRequestRecords()
+        .filter(
+          (r) =>
+            r.at >= since &&
+            (r.path.includes(txid) || (r.method === 'POST' && r.path === '/v1/tx')),
+        )
+      expect(arcCalls.length).toBeGreaterThan(1)
+      expect(arcCalls.length).toBeLessThanOrEqual(15)
     } finally {
       h.simulator.setOutage(false)
       streamOff()
