@@ -34,6 +34,36 @@ export type AdminPayment = {
   /** Double-spent or dropped after it was seen (then it does not count), with the reason. */
   invalidatedAt: string | null
   invalidReason: string | null
+  /** The block an index says it is in; it counts as confirmed only with `proof`. */
+  blockHeight: number | null
+  /**
+   * A source reported a competing spend of one of its inputs: it does not count until the chain
+   * settles it (invalid on evidence, or counted again). Null while nothing is in doubt.
+   */
+  doubtedAt: string | null
+  doubtReason: string | null
+  /** The second source's (ARC's) last word on the transaction, and when; null: not asked. */
+  arcStatus: string | null
+  arcCheckedAt: string | null
+  /** The merkle proof the shop verified itself; null until one verified. */
+  proof: PaymentProof | null
+  /** A proof that did not verify: a finding for the owner, never a confirmation. */
+  proofProblem: string | null
+}
+
+/**
+ * A merkle proof of a payment as the shop verified it: the path leads from the txid to the merkle
+ * root of the header of the block named, whose hash and proof of work the shop recomputed.
+ */
+export type PaymentProof = {
+  verifiedAt: string
+  blockHeight: number | null
+  blockHash: string | null
+  merkleRoot: string | null
+  /** The path that verified (BRC-74 BUMP, hex). */
+  merklePath: string | null
+  /** Which source gave the path, the header and the block hash. */
+  sources: string | null
 }
 
 /** The spec's admin order plus what an owner of a BSV shop needs to see. */
@@ -163,6 +193,11 @@ export type AdminHealth = {
     lastLookOkAt: string | null
     /** The chain source's own figures as the worker last recorded them; null before it did. */
     usage: ChainUsage | null
+    /**
+     * Each chain source the worker asks, one entry each: WhatsOnChain (the figures above, again),
+     * then ARC when it is configured or has recorded figures.
+     */
+    sources: ChainSourceHealth[]
     /** The owner is alerted after this many minutes without a successful look (CHAIN_ALERT_MINUTES). */
     alertAfterMinutes: number
     /**
@@ -202,6 +237,28 @@ export type ChainUsage = {
   failingAddresses: ChainFailingAddress[]
   /** How many addresses were failing in all (more than listed when the list is cut). */
   failingAddressCount: number
+}
+
+/** One chain source on the owner's chain-health card. */
+export type ChainSourceHealth = {
+  name: 'WhatsOnChain' | 'ARC'
+  /** The API's origin (no path, no key); null for ARC when it is not configured (any longer). */
+  origin: string | null
+  /** The source's own figures as the worker last recorded them; null before it did. */
+  usage: ChainUsage | null
+  /** The source's last good answer (for WhatsOnChain, the last look that succeeded). */
+  lastAnswerAt: string | null
+  /** Where WhatsOnChain and ARC said different things about a transaction, the newest first. */
+  disagreements: ChainDisagreement[]
+}
+
+/** WhatsOnChain and ARC said different things about one transaction, at `at`. */
+export type ChainDisagreement = {
+  txid: string
+  at: string
+  /** What each source said. */
+  whatsonchain: string
+  arc: string
 }
 
 export type ChainFailingAddress = {

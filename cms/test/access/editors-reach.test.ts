@@ -97,6 +97,55 @@ describe("an editor's reach", () => {
     expect(edit.status).toBe(200)
   })
 
+  it('cannot read payments at /cms/api; an admin reads their doubt and proof, and writes neither', async () => {
+    const productId = await productIdOf(shop.payload, 'PHYSICAL')
+    const created = await fetch(`${shop.url}/api/orders/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId, userEmail: 'proven@example.com', ...SHIPPING }),
+    })
+    const { orderId } = (await created.json()) as { orderId: string }
+    const txid = '9'.repeat(64)
+    const payment = await shop.payload.create({
+      collection: slugs.payments,
+      data: {
+        outpoint: `${txid}:0`,
+        order: orderId,
+        txid,
+        vout: 0,
+        satoshis: 1_000,
+        address: '1PaymentAddressOfThisOrder0000000',
+        seenAt: new Date().toISOString(),
+        doubtedAt: new Date().toISOString(),
+        doubtReason: 'A competing spend of an input was reported',
+        arcStatus: 'DOUBLE_SPEND_ATTEMPTED',
+        proofProblem: 'The header does not hash to the block named',
+      },
+    })
+    for (const path of ['/payments?depth=0', `/payments/${payment.id}`]) {
+      const refused = await cms(editorJwt, 'GET', path)
+      expect(refused.status, path).toBe(403)
+      expect(refused.text, path).not.toContain(txid)
+    }
+    const read = await cms(adminJwt, 'GET', `/payments/${payment.id}?depth=0`)
+    expect(read.status).toBe(200)
+    expect(read.body).toMatchObject({
+      txid,
+      doubtReason: 'A competing spend of an input was reported',
+      arcStatus: 'DOUBLE_SPEND_ATTEMPTED',
+      proofProblem: 'The header does not hash to the block named',
+    })
+    // Only the payment worker records a proof: no one marks a payment proven by hand.
+    const forged = await cms(adminJwt, 'PATCH', `/payments/${payment.id}`, {
+      proofVerifiedAt: new Date().toISOString(),
+      doubtedAt: null,
+    })
+    expect(forged.status).toBe(403)
+    const stored = await shop.payload.findByID({ collection: slugs.payments, id: payment.id })
+    expect(stored.proofVerifiedAt ?? null).toBeNull()
+    expect(stored.doubtedAt).not.toBeNull()
+  })
+
   it('cannot unlock a staff account; an admin can', async () => {
     expect((await cms(editorJwt, 'POST', '/staff/unlock', { email: ADMIN.email })).status).toBe(403)
     expect((await cms(adminJwt, 'POST', '/staff/unlock', { email: EDITOR.email })).status).toBe(200)

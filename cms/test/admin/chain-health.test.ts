@@ -76,6 +76,23 @@ describe("the chain source's health on the dashboard", () => {
       alertAfterMinutes: 25,
       outage: null,
     })
+    // Before the worker recorded anything: both sources (ARC is the simulator's stand-in here).
+    expect(before.sources).toEqual([
+      {
+        name: 'WhatsOnChain',
+        origin: expect.any(String),
+        usage: null,
+        lastAnswerAt: null,
+        disagreements: [],
+      },
+      {
+        name: 'ARC',
+        origin: expect.any(String),
+        usage: null,
+        lastAnswerAt: null,
+        disagreements: [],
+      },
+    ])
 
     const now = new Date()
     const lastLookOkAt = new Date(now.getTime() - 90_000)
@@ -176,6 +193,150 @@ describe("the chain source's health on the dashboard", () => {
       failingAddressCount: 0,
     })
     expect(chain.lastLookOkAt).toBe(lastLookOkAt.toISOString())
+  })
+
+  it('answers one entry per source: WhatsOnChain, and ARC beside it', async () => {
+    const now = new Date(Date.now() + 7_200_000)
+    const wocStats: ChainSourceStats = {
+      callsToday: 900,
+      capPerDay: 100_000,
+      callsLastSecond: 1,
+      limitPerSecond: 3,
+      throttledUntil: null,
+      errorsByKind: { network: 1 },
+      failingAddresses: [],
+    }
+    const arcStats: ChainSourceStats = {
+      callsToday: 57,
+      capPerDay: null,
+      callsLastSecond: 0,
+      limitPerSecond: 50,
+      throttledUntil: null,
+      errorsByKind: { server: 4 },
+      failingAddresses: [],
+    }
+    const disagreement = {
+      txid: 'd'.repeat(64),
+      at: new Date(now.getTime() - 60_000).toISOString(),
+      whatsonchain: 'in block 812345',
+      arc: 'DOUBLE_SPEND_ATTEMPTED',
+    }
+    const arcAnswerAt = new Date(now.getTime() - 4_000)
+    const wocLookAt = new Date(now.getTime() - 2_000)
+    expect(
+      await recordChainHealth({
+        payload: shop.payload,
+        source: 'arc',
+        stats: arcStats,
+        lastLookOkAt: arcAnswerAt,
+        now,
+        disagreements: [disagreement],
+      }),
+    ).toBe(true)
+    // Each source is throttled on its own: ARC's write does not hold WhatsOnChain's back.
+    expect(
+      await recordChainHealth({
+        payload: shop.payload,
+        stats: wocStats,
+        lastLookOkAt: wocLookAt,
+        now,
+      }),
+    ).toBe(true)
+
+    const chain = await health()
+    expect(chain.sources.map((s) => s.name)).toEqual(['WhatsOnChain', 'ARC'])
+    const [woc, arc] = chain.sources
+    expect(woc).toMatchObject({
+      lastAnswerAt: wocLookAt.toISOString(),
+      usage: {
+        callsToday: 900,
+        capPerDay: 100_000,
+        errorsLastHour: [{ kind: 'network', count: 1 }],
+      },
+      disagreements: [],
+    })
+    // WhatsOnChain's figures are also where they always were.
+    expect(chain.usage?.callsToday).toBe(900)
+    expect(chain.lastLookOkAt).toBe(wocLookAt.toISOString())
+    expect(arc).toEqual({
+      name: 'ARC',
+      origin: 'http://127.0.0.1:3100',
+      lastAnswerAt: arcAnswerAt.toISOString(),
+      usage: expect.objectContaining({
+        recordedAt: now.toISOString(),
+        callsToday: 57,
+        capPerDay: null,
+        limitPerSecond: 50,
+        errorsLastHour: [{ kind: 'server', count: 4 }],
+      }),
+      disagreements: [disagreement],
+    })
+  })
+
+  it("keeps ARC's disagreements across writes, each once, the newest 20 first", async () => {
+    const now = new Date(Date.now() + 10_800_000)
+    const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString()
+    const noted = (n: number) => ({
+      txid: n.toString(16).padStart(64, '0'),
+      at: at(100 - n),
+      whatsonchain: 'unconfirmed',
+      arc: 'REJECTED',
+    })
+    // A row of its own: what an earlier worker kept is not part of this count.
+    await shop.payload.delete({ collection: slugs.chainHealth, where: { name: { equals: 'arc' } } })
+    const first = Array.from({ length: 12 }, (_, i) => noted(i))
+    expect(
+      await recordChainHealth({
+        payload: shop.payload,
+        source: 'arc',
+        stats: undefined,
+        lastLookOkAt: new Date(now.getTime() - 1_000),
+        now,
+        disagreements: first,
+      }),
+    ).toBe(true)
+    // A restarted worker hands only what it noted since, and the same one again.
+    const later = Array.from({ length: 12 }, (_, i) => noted(i + 12))
+    expect(
+      await recordChainHealth({
+        payload: shop.payload,
+        source: 'arc',
+        stats: undefined,
+        lastLookOkAt: null,
+        now: new Date(now.getTime() + 6_000),
+        disagreements: [...later, noted(11)],
+      }),
+    ).toBe(true)
+    const arc = (await health()).sources.find((s) => s.name === 'ARC')!
+    expect(arc.disagreements.map((d) => d.txid)).toEqual(
+      Array.from({ length: 20 }, (_, i) => noted(23 - i).txid),
+    )
+    // A client that counts nothing leaves no figures, and its last good answer is kept.
+    expect(arc.usage).toBeNull()
+    expect(arc.lastAnswerAt).toBe(new Date(now.getTime() - 1_000).toISOString())
+  })
+
+  it('lists ARC only when it is configured or has recorded figures', async () => {
+    const { getAdminHealth } = await import('../../src/operations/dashboard/getAdminHealth')
+    const { loadEnv } = await import('../../src/config/env')
+    const env = { ...loadEnv(), arcUrl: undefined }
+    await shop.payload.delete({ collection: slugs.chainHealth, where: { name: { equals: 'arc' } } })
+    const names = async (settings: typeof env) =>
+      (await getAdminHealth({ payload: shop.payload, env: settings })).chain.sources.map(
+        (s) => s.name,
+      )
+    expect(await names(env)).toEqual(['WhatsOnChain'])
+    expect(await names(loadEnv())).toEqual(['WhatsOnChain', 'ARC'])
+    await recordChainHealth({
+      payload: shop.payload,
+      source: 'arc',
+      stats: undefined,
+      lastLookOkAt: new Date(),
+      now: new Date(Date.now() + 86_400_000),
+    })
+    const sources = (await getAdminHealth({ payload: shop.payload, env })).chain.sources
+    expect(sources.map((s) => s.name)).toEqual(['WhatsOnChain', 'ARC'])
+    expect(sources[1]!.origin).toBeNull()
   })
 
   it('is for admins only', async () => {

@@ -207,6 +207,93 @@ describe('GET /api/admin/orders/:id', () => {
     ])
   })
 
+  it("answers each payment's doubt, ARC's word and the merkle proof: verified or refused", async () => {
+    const order = await createOrder(shop.payload, { type: 'DIGITAL', status: 'PAYMENT_DETECTED' })
+    const payment = (txid: string, data: Record<string, unknown>) =>
+      shop.payload.create({
+        collection: slugs.payments,
+        data: {
+          outpoint: `${txid}:0`,
+          order: order.id,
+          txid,
+          vout: 0,
+          satoshis: 24_000_000,
+          address: order.paymentAddress,
+          // The page lists payments by when they were seen: one second apart, in this order.
+          seenAt: new Date(Date.UTC(2026, 11, 7, 9, 0, txid.charCodeAt(0))).toISOString(),
+          ...data,
+        },
+      })
+    const at = (seconds: number) => new Date(Date.UTC(2026, 11, 7, 10, 0, seconds)).toISOString()
+    await payment('c'.repeat(64), {
+      doubtedAt: at(1),
+      doubtReason: 'ARC reports a competing spend of an input (DOUBLE_SPEND_ATTEMPTED)',
+      arcStatus: 'DOUBLE_SPEND_ATTEMPTED',
+      arcCheckedAt: at(2),
+    })
+    await payment('d'.repeat(64), {
+      confirmedAt: at(3),
+      blockHeight: 812_345,
+      arcStatus: 'MINED',
+      arcCheckedAt: at(4),
+      proofVerifiedAt: at(5),
+      proofBlockHeight: 812_345,
+      proofBlockHash: '0'.repeat(16) + 'a'.repeat(48),
+      proofMerkleRoot: 'e'.repeat(64),
+      proofMerklePath: 'fe'.repeat(60),
+      proofSources: 'path from ARC; header from WhatsOnChain',
+    })
+    await payment('f'.repeat(64), {
+      confirmedAt: at(6),
+      blockHeight: 812_346,
+      proofProblem: 'The path leads to a root that is not the header’s merkle root.',
+    })
+
+    const response = await admin.request('GET', `/orders/${order.id}`)
+    expect(response.status).toBe(200)
+    const { payments } = (await response.json()) as { payments: Record<string, unknown>[] }
+    const nothingMore = {
+      blockHeight: null,
+      doubtedAt: null,
+      doubtReason: null,
+      arcStatus: null,
+      arcCheckedAt: null,
+      proof: null,
+      proofProblem: null,
+    }
+    expect(payments).toEqual([
+      expect.objectContaining({
+        ...nothingMore,
+        txid: 'c'.repeat(64),
+        doubtedAt: at(1),
+        doubtReason: 'ARC reports a competing spend of an input (DOUBLE_SPEND_ATTEMPTED)',
+        arcStatus: 'DOUBLE_SPEND_ATTEMPTED',
+        arcCheckedAt: at(2),
+      }),
+      expect.objectContaining({
+        ...nothingMore,
+        txid: 'd'.repeat(64),
+        blockHeight: 812_345,
+        arcStatus: 'MINED',
+        arcCheckedAt: at(4),
+        proof: {
+          verifiedAt: at(5),
+          blockHeight: 812_345,
+          blockHash: '0'.repeat(16) + 'a'.repeat(48),
+          merkleRoot: 'e'.repeat(64),
+          merklePath: 'fe'.repeat(60),
+          sources: 'path from ARC; header from WhatsOnChain',
+        },
+      }),
+      expect.objectContaining({
+        ...nothingMore,
+        txid: 'f'.repeat(64),
+        blockHeight: 812_346,
+        proofProblem: 'The path leads to a root that is not the header’s merkle root.',
+      }),
+    ])
+  })
+
   it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid'])(
     'answers 404 for %s',
     async (id) => {

@@ -1,7 +1,7 @@
 import type { TransactionReport } from '@shop/chain'
 import { Transaction } from '@bsv/sdk'
 import type { Order, Payment } from '@shop/cms/engine'
-import { inOneTransaction, slugs } from '@shop/cms/engine'
+import { inOneTransaction, recordChainHealth, slugs } from '@shop/cms/engine'
 
 import { isProvenAt, paymentsOf, settleOrder } from '../process-order'
 import { isFunded } from './watchList'
@@ -148,6 +148,14 @@ async function askDue(ctx: WorkerContext) {
       followed.nextAt = ctx.clock() + RETRY_MS
     }
   }
+  // ARC's figures and the disagreements, for the owner's chain-health card.
+  await recordChainHealth({
+    payload: ctx.payload,
+    source: 'arc',
+    stats: ctx.txSource?.stats?.(),
+    lastLookOkAt: ctx.follow.lastAnswerAt,
+    disagreements: ctx.follow.disagreements,
+  })
 }
 
 /** One ask of the second source about one payment, and what its answer causes. */

@@ -5,10 +5,12 @@ import { nobody } from '../../access/nobody'
 import { slugs } from '../slugs'
 
 /**
- * The chain source's health as the payment worker last saw it, one row (`chain-source`): its
- * requests against the plan's limits, its errors, the addresses that keep failing, the last look
- * that succeeded, and the state of the owner's "no look succeeds" alert. The worker writes it
- * (operations/chainHealth); the web process, a separate process, reads it for the dashboard.
+ * Each chain source's health as the payment worker last saw it, one row per source
+ * (`chain-source` for WhatsOnChain, `arc` for ARC): its requests against the plan's limits, its
+ * errors, the addresses that keep failing, the last good answer, where the two sources disagreed
+ * (in `stats`), and the state of the owner's "no look succeeds" alert (WhatsOnChain's row). The
+ * worker writes it (operations/chainHealth); the web process, a separate process, reads it for
+ * the dashboard.
  */
 export const ChainHealth: CollectionConfig = {
   slug: slugs.chainHealth,

@@ -74,7 +74,30 @@ export function toAdminPayment(payment: Payment): AdminPayment {
     late: Boolean(payment.late),
     invalidatedAt: payment.invalidatedAt ?? null,
     invalidReason: payment.invalidReason ?? null,
+    blockHeight: payment.blockHeight ?? null,
+    doubtedAt: payment.doubtedAt ?? null,
+    doubtReason: payment.doubtReason || null,
+    arcStatus: payment.arcStatus || null,
+    arcCheckedAt: payment.arcCheckedAt ?? null,
+    // Only a proof the shop verified is shown as one; a refused one is `proofProblem`.
+    proof: payment.proofVerifiedAt
+      ? {
+          verifiedAt: payment.proofVerifiedAt,
+          blockHeight: payment.proofBlockHeight ?? null,
+          blockHash: payment.proofBlockHash || null,
+          merkleRoot: payment.proofMerkleRoot || null,
+          merklePath: payment.proofMerklePath || null,
+          sources: payment.proofSources || null,
+        }
+      : null,
+    proofProblem: payment.proofProblem || null,
   }
 }
 
-export type { AdminOrder, AdminOrderDetail, AdminOrderEvent, AdminPayment } from '@shop/domain'
+export type {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderEvent,
+  AdminPayment,
+  PaymentProof,
+} from '@shop/domain'

@@ -5,11 +5,33 @@ import { z } from 'zod'
 import { slugs } from '../../collections/slugs'
 import type { ChainHealth } from '../../payload-types'
 
-/** The one row of the chain-health collection. */
+/** The chain sources that have a row of their own in the chain-health collection. */
+export type ChainHealthSource = 'whatsonchain' | 'arc'
+
+/** WhatsOnChain's row (the chain source the worker looks up addresses with). */
 export const CHAIN_HEALTH_ROW = 'chain-source'
+
+/** ARC's row (the second source, which follows payments by txid). */
+export const ARC_HEALTH_ROW = 'arc'
+
+/** Each source's row by name. */
+export const chainHealthRowOf = (source: ChainHealthSource = 'whatsonchain'): string =>
+  source === 'arc' ? ARC_HEALTH_ROW : CHAIN_HEALTH_ROW
 
 /** The failing addresses kept in the row: the most failures first. */
 export const MAX_FAILING_ADDRESSES = 50
+
+/** The disagreements between WhatsOnChain and ARC kept in a row: the newest. */
+export const MAX_DISAGREEMENTS = 20
+
+const disagreementSchema = z.object({
+  txid: z.string(),
+  at: z.string(),
+  whatsonchain: z.string(),
+  arc: z.string(),
+})
+
+export type StoredDisagreement = z.infer<typeof disagreementSchema>
 
 const storedStatsSchema = z.object({
   callsToday: z.number(),
@@ -27,6 +49,7 @@ const storedStatsSchema = z.object({
     }),
   ),
   failingAddressCount: z.number(),
+  disagreements: z.array(disagreementSchema).optional(),
 })
 
 /** The chain client's figures as the row keeps them: JSON, sorted and cut for the dashboard. */
@@ -62,13 +85,40 @@ export function parseStoredStats(json: unknown): StoredChainStats | null {
   return parsed.success ? parsed.data : null
 }
 
+/**
+ * The disagreements a row keeps in its stats JSON, the newest first: read on their own, so they
+ * show even beside figures of another shape (or none, from a client that counts nothing).
+ */
+export function parseStoredDisagreements(json: unknown): StoredDisagreement[] {
+  const parsed = z.object({ disagreements: z.array(disagreementSchema) }).safeParse(json)
+  return parsed.success ? parsed.data.disagreements : []
+}
+
+/**
+ * The disagreements already kept and the ones given, each once (the worker hands its whole list
+ * every time, and a restarted worker starts with none), the newest MAX_DISAGREEMENTS first.
+ */
+export function mergeDisagreements(
+  kept: readonly StoredDisagreement[],
+  given: readonly StoredDisagreement[],
+): StoredDisagreement[] {
+  const byKey = new Map<string, StoredDisagreement>()
+  for (const d of [...given, ...kept]) {
+    const key = JSON.stringify([d.txid, d.at, d.whatsonchain, d.arc])
+    if (!byKey.has(key)) byKey.set(key, d)
+  }
+  const time = (d: StoredDisagreement) => Date.parse(d.at) || 0
+  return [...byKey.values()].sort((a, b) => time(b) - time(a)).slice(0, MAX_DISAGREEMENTS)
+}
+
 export async function findChainHealthRow(
   payload: Payload,
   req?: PayloadRequest,
+  source: ChainHealthSource = 'whatsonchain',
 ): Promise<ChainHealth | null> {
   const found = await payload.find({
     collection: slugs.chainHealth,
-    where: { name: { equals: CHAIN_HEALTH_ROW } },
+    where: { name: { equals: chainHealthRowOf(source) } },
     limit: 1,
     depth: 0,
     pagination: false,
@@ -80,28 +130,32 @@ export async function findChainHealthRow(
 type RowData = Partial<Omit<ChainHealth, 'id' | 'name' | 'createdAt' | 'updatedAt'>>
 
 /**
- * Writes `data` to the row, creating it on the first write. Only the payment worker holding the
- * lease writes it; should two ever create it at once, the unique name keeps one and the other
- * updates it.
+ * Writes `data` to the source's row (WhatsOnChain's unless `source` says), creating it on the
+ * first write. Only the payment worker holding the lease writes it; should two ever create it at
+ * once, the unique name keeps one and the other updates it.
  */
 export async function saveChainHealthRow(
   payload: Payload,
   data: RowData,
-  { req, row }: { req?: PayloadRequest; row?: ChainHealth | null } = {},
+  {
+    req,
+    row,
+    source = 'whatsonchain',
+  }: { req?: PayloadRequest; row?: ChainHealth | null; source?: ChainHealthSource } = {},
 ): Promise<ChainHealth> {
-  const existing = row === undefined ? await findChainHealthRow(payload, req) : row
+  const existing = row === undefined ? await findChainHealthRow(payload, req, source) : row
   const update = (id: ChainHealth['id']) =>
     payload.update({ collection: slugs.chainHealth, id, data, depth: 0, req })
   if (existing) return (await update(existing.id)) as ChainHealth
   try {
     return (await payload.create({
       collection: slugs.chainHealth,
-      data: { name: CHAIN_HEALTH_ROW, ...data },
+      data: { name: chainHealthRowOf(source), ...data },
       depth: 0,
       req,
     })) as ChainHealth
   } catch (error) {
-    const again = await findChainHealthRow(payload, req)
+    const again = await findChainHealthRow(payload, req, source)
     if (!again) throw error
     return (await update(again.id)) as ChainHealth
   }

@@ -1,4 +1,4 @@
-import type { AdminHealth, ChainUsage } from '@shop/domain'
+import type { AdminHealth, ChainSourceHealth, ChainUsage } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
@@ -6,7 +6,12 @@ import type { Env } from '../../config/env'
 import { CHAIN_LOOKS_COUNTER } from '../../db/counters'
 import { WORKER_LEASE } from '../../db/leases'
 import type { ChainHealth, Order } from '../../payload-types'
-import { findChainHealthRow, latest, parseStoredStats } from '../chainHealth/chainHealthRow'
+import {
+  findChainHealthRow,
+  latest,
+  parseStoredDisagreements,
+  parseStoredStats,
+} from '../chainHealth/chainHealthRow'
 
 /** An URL's origin only: a path may carry a key (WhatsOnChain's, a webhook's token). */
 export function originOf(url: string): string {
@@ -55,6 +60,44 @@ async function chainUsageOf(payload: Payload, row: ChainHealth | null): Promise<
   }
 }
 
+/**
+ * One entry per chain source for the chain-health card: WhatsOnChain always (the source the shop
+ * looks up addresses with), ARC when it is configured (ARC_URL, or the simulator's stand-in) or
+ * has a row from when it was.
+ */
+async function chainSourcesOf({
+  payload,
+  env,
+  wocRow,
+  wocUsage,
+  arcRow,
+}: {
+  payload: Payload
+  env: { wocApiUrl: string; arcUrl?: string | undefined }
+  wocRow: ChainHealth | null
+  wocUsage: ChainUsage | null
+  arcRow: ChainHealth | null
+}): Promise<ChainSourceHealth[]> {
+  const sources: ChainSourceHealth[] = [
+    {
+      name: 'WhatsOnChain',
+      origin: originOf(env.wocApiUrl),
+      usage: wocUsage,
+      lastAnswerAt: wocRow?.lastLookOkAt ?? null,
+      disagreements: parseStoredDisagreements(wocRow?.stats),
+    },
+  ]
+  if (env.arcUrl || arcRow)
+    sources.push({
+      name: 'ARC',
+      origin: env.arcUrl ? originOf(env.arcUrl) : null,
+      usage: await chainUsageOf(payload, arcRow),
+      lastAnswerAt: arcRow?.lastLookOkAt ?? null,
+      disagreements: parseStoredDisagreements(arcRow?.stats),
+    })
+  return sources
+}
+
 /** The outage the owner was alerted about, while no look has succeeded since the alert. */
 function outageOf(row: ChainHealth | null): AdminHealth['chain']['outage'] {
   const alertedAt = latest(row?.alertedAt)
@@ -64,9 +107,10 @@ function outageOf(row: ChainHealth | null): AdminHealth['chain']['outage'] {
 }
 
 /**
- * Whether the payment worker runs (it holds its lease), when it last looked at the chain and how
- * the chain source fares (its calls, errors and failing addresses, as the worker recorded them),
- * and how the e-mail outbox fares: what the owner checks first when buyers say nothing happens.
+ * Whether the payment worker runs (it holds its lease), when it last looked at the chain, how
+ * each chain source fares (its calls, errors and failing addresses as the worker recorded them,
+ * and where WhatsOnChain and ARC disagreed), and how the e-mail outbox fares: what the owner
+ * checks first when buyers say nothing happens.
  */
 export async function getAdminHealth({
   payload,
@@ -74,43 +118,47 @@ export async function getAdminHealth({
   now = new Date(),
 }: {
   payload: Payload
-  env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery' | 'chainAlertMinutes'>
+  env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery' | 'chainAlertMinutes'> &
+    Partial<Pick<Env, 'arcUrl'>>
   now?: Date
 }): Promise<AdminHealth> {
-  const [lease, lastLook, chainRow, pending, failed, lastSent, lastFailed] = await Promise.all([
-    payload.find({
-      collection: slugs.leases,
-      where: { name: { equals: WORKER_LEASE } },
-      limit: 1,
-      depth: 0,
-    }),
-    payload.find({
-      collection: slugs.counters,
-      where: { name: { equals: CHAIN_LOOKS_COUNTER } },
-      limit: 1,
-      depth: 0,
-    }),
-    findChainHealthRow(payload),
-    payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'pending' } } }),
-    payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'failed' } } }),
-    payload.find({
-      collection: slugs.emailOutbox,
-      where: { status: { equals: 'sent' } },
-      sort: '-sentAt',
-      limit: 1,
-      depth: 0,
-      select: { sentAt: true },
-    }),
-    payload.find({
-      collection: slugs.emailOutbox,
-      where: { status: { equals: 'failed' } },
-      sort: '-updatedAt',
-      limit: 1,
-      depth: 0,
-      select: { lastError: true },
-    }),
-  ])
+  const [lease, lastLook, chainRow, arcRow, pending, failed, lastSent, lastFailed] =
+    await Promise.all([
+      payload.find({
+        collection: slugs.leases,
+        where: { name: { equals: WORKER_LEASE } },
+        limit: 1,
+        depth: 0,
+      }),
+      payload.find({
+        collection: slugs.counters,
+        where: { name: { equals: CHAIN_LOOKS_COUNTER } },
+        limit: 1,
+        depth: 0,
+      }),
+      findChainHealthRow(payload),
+      findChainHealthRow(payload, undefined, 'arc'),
+      payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'pending' } } }),
+      payload.count({ collection: slugs.emailOutbox, where: { status: { equals: 'failed' } } }),
+      payload.find({
+        collection: slugs.emailOutbox,
+        where: { status: { equals: 'sent' } },
+        sort: '-sentAt',
+        limit: 1,
+        depth: 0,
+        select: { sentAt: true },
+      }),
+      payload.find({
+        collection: slugs.emailOutbox,
+        where: { status: { equals: 'failed' } },
+        sort: '-updatedAt',
+        limit: 1,
+        depth: 0,
+        select: { lastError: true },
+      }),
+    ])
   const leaseUntil = lease.docs[0]?.expiresAt ?? null
+  const usage = await chainUsageOf(payload, chainRow)
   return {
     worker: {
       running: leaseUntil !== null && new Date(leaseUntil).getTime() > now.getTime(),
@@ -121,7 +169,8 @@ export async function getAdminHealth({
       origin: originOf(env.wocApiUrl),
       lastCheckAt: lastLook.docs[0]?.updatedAt ?? null,
       lastLookOkAt: chainRow?.lastLookOkAt ?? null,
-      usage: await chainUsageOf(payload, chainRow),
+      usage,
+      sources: await chainSourcesOf({ payload, env, wocRow: chainRow, wocUsage: usage, arcRow }),
       alertAfterMinutes: env.chainAlertMinutes,
       outage: outageOf(chainRow),
     },

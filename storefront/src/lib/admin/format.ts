@@ -23,3 +23,29 @@ export const dateTime = (iso: string | null | undefined) => {
 }
 
 export const EXPLORER_TX_URL = 'https://whatsonchain.com/tx/'
+
+/** A long hex hash (txid, block hash, merkle root) as its first and last 8 digits. */
+export const shortHash = (hash: string | null | undefined) => {
+  if (!hash) return NOT_AVAILABLE
+  return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash
+}
+
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+]
+
+/** How long ago (or, for a clock ahead of this one, in how long): "3 minutes ago", "now". */
+export const relativeTime = (iso: string | null | undefined, now = Date.now()) => {
+  if (!iso) return NOT_AVAILABLE
+  const at = new Date(iso).getTime()
+  if (Number.isNaN(at)) return NOT_AVAILABLE
+  const seconds = Math.round((at - now) / 1000)
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+  for (const [unit, size] of RELATIVE_UNITS)
+    if (Math.abs(seconds) >= size || unit === 'second')
+      return format.format(Math.trunc(seconds / size), unit)
+  return NOT_AVAILABLE
+}

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
 
+import { ChainSources } from './ChainSources'
 import { HealthList, healthOf } from './HealthList'
 
 describe('the shop health', () => {
@@ -14,6 +15,15 @@ describe('the shop health', () => {
       lastCheckAt: null,
       lastLookOkAt: null,
       usage: null,
+      sources: [
+        {
+          name: 'WhatsOnChain',
+          origin: 'https://api.whatsonchain.com',
+          usage: null,
+          lastAnswerAt: null,
+          disagreements: [],
+        },
+      ],
       alertAfterMinutes: 15,
       outage: null,
     },
@@ -100,7 +110,16 @@ describe('the shop health', () => {
   it("draws the chain source's calls, limits, errors and failing addresses", () => {
     render(
       <MemoryRouter>
-        <HealthList health={{ ...health, chain: { ...health.chain, usage } }} />
+        <HealthList
+          health={{
+            ...health,
+            chain: {
+              ...health.chain,
+              usage,
+              sources: [{ ...health.chain.sources[0]!, usage }],
+            },
+          }}
+        />
       </MemoryRouter>,
     )
     expect(screen.getByTestId('chain-calls-today').textContent).toBe('41,207 of 100,000 (41%)')
@@ -117,6 +136,100 @@ describe('the shop health', () => {
     expect(failing.textContent).toContain('Failed to get history')
     expect(screen.getByText('3 address(es)', { exact: false })).toBeTruthy()
     expect(screen.getByText('and 2 more.')).toBeTruthy()
+  })
+
+  it('draws each chain source: its last answer, calls against the cap, errors and disagreements', () => {
+    const now = Date.parse('2026-12-07T10:00:00Z')
+    const txid = 'ab12cd34'.repeat(8)
+    render(
+      <MemoryRouter>
+        <ChainSources
+          now={now}
+          sources={[
+            {
+              name: 'WhatsOnChain',
+              origin: 'https://api.whatsonchain.com',
+              usage: { ...usage, failingAddresses: [], failingAddressCount: 0 },
+              lastAnswerAt: '2026-12-07T09:58:00Z',
+              disagreements: [],
+            },
+            {
+              name: 'ARC',
+              origin: 'https://arc.gorillapool.io',
+              usage: {
+                ...usage,
+                callsToday: 57,
+                capPerDay: null,
+                errorsLastHour: [{ kind: 'server', count: 4 }],
+                failingAddresses: [],
+                failingAddressCount: 0,
+              },
+              lastAnswerAt: '2026-12-07T09:59:30Z',
+              disagreements: [
+                {
+                  txid,
+                  at: '2026-12-07T09:55:00Z',
+                  whatsonchain: 'in block 812345',
+                  arc: 'DOUBLE_SPEND_ATTEMPTED',
+                },
+              ],
+            },
+          ]}
+        />
+      </MemoryRouter>,
+    )
+    const woc = screen.getByRole('region', { name: 'WhatsOnChain' })
+    const arc = screen.getByRole('region', { name: 'ARC' })
+    expect(within(woc).getByText('2 minutes ago')).toBeTruthy()
+    expect(within(woc).getByTestId('chain-calls-today').textContent).toBe('41,207 of 100,000 (41%)')
+    expect(within(woc).getByTestId('chain-errors').textContent).toBe(
+      '17 throttled answers (429), 2 network failures',
+    )
+    expect(within(woc).getByText('No disagreement.')).toBeTruthy()
+
+    expect(within(arc).getByText('30 seconds ago')).toBeTruthy()
+    expect(within(arc).getByTestId('chain-calls-today').textContent).toBe('57 (no daily cap known)')
+    expect(within(arc).getByTestId('chain-errors').textContent).toMatch(/^4 /)
+    expect(within(arc).queryByText('No disagreement.')).toBeNull()
+    const disagreement = within(arc).getByRole('listitem')
+    expect(within(disagreement).getByRole('link').textContent).toBe('ab12cd34…ab12cd34')
+    expect(within(disagreement).getByRole('link').getAttribute('href')).toContain(txid)
+    expect(disagreement.textContent).toContain('5 minutes ago')
+    expect(disagreement.textContent).toContain(
+      'WhatsOnChain said “in block 812345”, ARC said “DOUBLE_SPEND_ATTEMPTED”',
+    )
+  })
+
+  it('shows both sources on the dashboard card, and a source with nothing recorded yet', () => {
+    render(
+      <MemoryRouter>
+        <HealthList
+          health={{
+            ...health,
+            chain: {
+              ...health.chain,
+              sources: [
+                { ...health.chain.sources[0]!, usage },
+                {
+                  name: 'ARC',
+                  origin: null,
+                  usage: null,
+                  lastAnswerAt: null,
+                  disagreements: [],
+                },
+              ],
+            },
+          }}
+        />
+      </MemoryRouter>,
+    )
+    const chain = screen.getByText('Chain source').closest('li')!
+    const regions = within(chain).getAllByRole('region')
+    expect(regions.map((r) => r.getAttribute('aria-label'))).toEqual(['WhatsOnChain', 'ARC'])
+    expect(regions[1]!.textContent).toContain('not configured')
+    expect(regions[1]!.textContent).toContain('Last answer: none yet')
+    expect(regions[1]!.textContent).toContain('No figures recorded yet.')
+    expect(within(regions[0]!).getByTestId('chain-calls-today')).toBeTruthy()
   })
 
   it('draws no figures before the worker recorded any', () => {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 
 import type { AdminHealth } from '../api/dashboard'
-import { ChainSourceDetails } from './ChainSourceDetails'
+import { ChainSources } from './ChainSources'
 import { dateTime } from '@/lib/admin/format'
 
 const CHAIN_NAMES = { simulator: 'Test-mode chain simulator', whatsonchain: 'WhatsOnChain' }
@@ -69,7 +69,7 @@ export function healthOf(health: AdminHealth): {
     {
       name: 'Chain source',
       ...chainVerdictOf(chain),
-      details: chain.usage ? <ChainSourceDetails usage={chain.usage} /> : undefined,
+      details: <ChainSources sources={chain.sources} />,
     },
     {
       name: 'E-mail',
@@ -98,8 +98,8 @@ export function HealthList({ health }: { health: AdminHealth }) {
             <span>
               <strong>{part.name}</strong>: {part.text}
             </span>
-            {part.details}
           </div>
+          {part.details ? <div className="admin-health__details">{part.details}</div> : null}
         </li>
       ))}
     </ul>

@@ -1,5 +1,5 @@
-import type { AdminOrderDetail } from '@shop/domain'
-import { render, screen } from '@testing-library/react'
+import type { AdminOrderDetail, AdminPayment } from '@shop/domain'
+import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter, Route, Routes } from 'react-router-dom'
 import { SWRConfig } from 'swr'
@@ -120,6 +120,103 @@ describe('the admin order page', () => {
     expect(await screen.findByText('New download link sent')).toBeInTheDocument()
     expect(screen.getByText('Sent to reader@example.com')).toBeInTheDocument()
     expect(posts).toEqual([`/api/admin/orders/${ID}/download-link`])
+  })
+
+  it('shows on each payment its doubt, ARC’s word and the merkle proof, verified or refused', async () => {
+    const payment: AdminPayment = {
+      txid: 'a'.repeat(64),
+      vout: 0,
+      satoshis: 20_000_000,
+      seenAt: '2026-11-20T10:05:00.000Z',
+      confirmedAt: null,
+      late: false,
+      invalidatedAt: null,
+      invalidReason: null,
+      blockHeight: null,
+      doubtedAt: null,
+      doubtReason: null,
+      arcStatus: null,
+      arcCheckedAt: null,
+      proof: null,
+      proofProblem: null,
+    }
+    const blockHash = '00000000' + 'b'.repeat(48) + '1234abcd'
+    const merklePath = 'fe'.repeat(150)
+    renderOrder({
+      ...order,
+      payments: [
+        {
+          ...payment,
+          doubtedAt: '2026-11-20T10:06:00.000Z',
+          doubtReason: 'ARC reports a competing spend of an input',
+          arcStatus: 'DOUBLE_SPEND_ATTEMPTED',
+          arcCheckedAt: '2026-11-20T10:06:00.000Z',
+        },
+        {
+          ...payment,
+          txid: 'c'.repeat(64),
+          confirmedAt: '2026-11-20T10:12:00.000Z',
+          blockHeight: 812_345,
+          arcStatus: 'MINED',
+          arcCheckedAt: '2026-11-20T10:13:00.000Z',
+          proof: {
+            verifiedAt: '2026-11-20T10:13:00.000Z',
+            blockHeight: 812_345,
+            blockHash,
+            merkleRoot: '9'.repeat(64),
+            merklePath,
+            sources: 'path from ARC; header from WhatsOnChain',
+          },
+        },
+        {
+          ...payment,
+          txid: 'd'.repeat(64),
+          confirmedAt: '2026-11-20T10:12:00.000Z',
+          blockHeight: 812_346,
+          proofProblem: 'The path leads to a root that is not the header’s merkle root.',
+        },
+      ],
+    })
+    const rows = within(await screen.findByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+    expect(rows).toHaveLength(3)
+    const [doubted, proven, refused] = rows as [HTMLElement, HTMLElement, HTMLElement]
+
+    const doubt = within(doubted).getByTestId('payment-doubt')
+    expect(doubt.textContent).toMatch(
+      /^In doubt since .+: ARC reports a competing spend of an input\. It does not count until the chain settles it\.$/,
+    )
+    expect(doubt).toHaveClass('payment-evidence__doubt')
+    expect(within(doubted).getByText('in doubt')).toHaveClass('admin-badge--warning')
+    expect(within(doubted).getByTestId('payment-arc').textContent).toMatch(
+      /^ARC: DOUBLE_SPEND_ATTEMPTED \(.+\)$/,
+    )
+    expect(within(doubted).getByText('Not in a block yet')).toBeInTheDocument()
+
+    const proof = within(proven).getByTestId('payment-proof')
+    expect(proof.textContent).toMatch(
+      /^Merkle proof verified .+: block 812345 \(00000000…1234abcd\), merkle root 99999999…99999999, checked against: path from ARC; header from WhatsOnChain/,
+    )
+    expect(within(proven).getByText('confirmed')).toHaveClass('admin-badge--success')
+    const details = proof.querySelector('details')!
+    expect(details.open).toBe(false)
+    expect(within(details).getByText(merklePath)).toHaveClass('payment-evidence__hex')
+    expect(within(details).getByText(blockHash)).toBeInTheDocument()
+    await userEvent.click(within(details).getByText('Merkle path and full hashes'))
+    expect(details.open).toBe(true)
+    expect(within(proven).queryByText(/not proven yet/)).not.toBeInTheDocument()
+
+    const problem = within(refused).getByTestId('payment-proof-refused')
+    expect(problem.textContent).toBe(
+      'Proof refused: The path leads to a root that is not the header’s merkle root.',
+    )
+    expect(problem).toHaveClass('payment-evidence__refused')
+    // A refused proof is a finding, never a confirmation.
+    expect(within(refused).queryByText('confirmed')).not.toBeInTheDocument()
+    expect(within(refused).getByText('not proven')).toHaveClass('admin-badge--warning')
+    expect(within(refused).getByText('In block 812346, not proven yet')).toBeInTheDocument()
+    expect(within(refused).getByTestId('payment-arc').textContent).toBe('ARC: not asked')
   })
 
   it.each([

@@ -14,6 +14,7 @@ import { correctTracking, getOrder, markShipped } from '../api/orders'
 import { DownloadLinkAction } from '../components/DownloadLinkAction'
 import { OrderHistory, OrderSettling } from '../components/OrderSettling'
 import { OrderStatusBadge } from '../components/OrderStatusBadge'
+import { PaymentConfirmation, PaymentEvidence } from '../components/PaymentEvidence'
 import {
   bsv,
   dateTime,
@@ -31,6 +32,7 @@ import { AdminTable } from '@/components/admin/AdminTable'
 import { EmailText } from '@/components/admin/EmailText'
 import { FormField } from '@/components/admin/FormField'
 import { useZodForm } from '@/lib/admin/form'
+import '../admin-orders.css'
 
 const or = (value: string | null | undefined, fallback = NOT_PROVIDED) =>
   value && value.trim() ? value : fallback
@@ -79,18 +81,11 @@ const PAYMENT_COLUMNS: AdminColumn<AdminPayment>[] = [
       </div>
     ),
   },
+  { label: 'Confirmation', cell: (payment) => <PaymentConfirmation payment={payment} /> },
   {
-    label: 'Confirmation',
-    cell: (payment) =>
-      payment.invalidatedAt ? (
-        <span className="admin-badge admin-badge--error" title={payment.invalidReason ?? undefined}>
-          invalid
-        </span>
-      ) : payment.confirmedAt ? (
-        <span className="admin-badge admin-badge--success">confirmed</span>
-      ) : (
-        <span className="admin-badge admin-badge--warning">unconfirmed</span>
-      ),
+    label: 'Evidence',
+    className: 'payment-evidence-cell',
+    cell: (payment) => <PaymentEvidence payment={payment} />,
   },
 ]
 
