@@ -82,9 +82,12 @@ export async function proveTransaction(
   ctx: WorkerContext,
   txid: string,
 ): Promise<ProofVerdict | null> {
-  const arc = await arcReportOf(ctx, txid)
+  // ARC's report as the follower last had it; asked afresh only when WhatsOnChain has no proof,
+  // so a rush's proofs never wait behind the follower's asks in ARC's request budget.
+  const followed = ctx.follow.reports.get(txid)
+  let arc = followed?.state === 'mined' ? followed : null
   const paths: Path[] = []
-  if (arc?.state === 'mined' && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
+  if (arc && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
     paths.push({
       source: 'ARC',
       merklePath: arc.merklePath,
@@ -93,6 +96,16 @@ export async function proveTransaction(
     })
   const woc = paths.length === 0 ? await wocProofOf(ctx, txid) : null
   if (woc) paths.push({ source: 'WhatsOnChain', ...woc })
+  if (paths.length === 0) {
+    arc = await arcReportOf(ctx, txid)
+    if (arc?.state === 'mined' && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
+      paths.push({
+        source: 'ARC',
+        merklePath: arc.merklePath,
+        blockHash: arc.blockHash,
+        blockHeight: arc.blockHeight,
+      })
+  }
   if (paths.length === 0) return null
   const problems: string[] = []
   for (const path of paths) {

@@ -67,7 +67,11 @@ describe('a double-spent payment', () => {
     const waiting = await waitForStatus(h.shop.payload, orderId, 'AWAITING_PAYMENT')
     expect(waiting.flags).toMatchObject({ paidInvalid: true })
     expect(waiting.amountSatoshiReceived).toBe(0)
-    const [invalid] = await paymentsOf(orderId)
+    // In doubt at once (the competing spend reported), then invalid on the chain's evidence.
+    const [invalid] = await waitFor(async () => {
+      const found = await paymentsOf(orderId)
+      return found[0]?.invalidatedAt ? found : null
+    })
     expect(invalid?.invalidatedAt).toEqual(expect.any(String))
     expect(invalid?.invalidReason).toMatch(
       /double-spent: the output \S+ it spent was spent by [0-9a-f]{64}\./,

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react'
+import { useState } from 'react'
 import type { AdminPayment } from '../api/orders'
 import { dateTime, NOT_AVAILABLE, NOT_PROVIDED, shortHash } from '@/lib/admin/format'
 
@@ -23,6 +25,23 @@ export function PaymentConfirmation({ payment }: { payment: AdminPayment }) {
 }
 
 /**
+ * The full hashes and the merkle path, drawn only while open: a long path is laid out when the
+ * owner asks for it.
+ */
+function ProofDetails({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <details
+      className="payment-evidence__details"
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary>Merkle path and full hashes</summary>
+      {open ? children : null}
+    </details>
+  )
+}
+
+/**
  * What the owner needs to judge a payment beside the badge: a reported competing spend (in
  * doubt: it does not count until the chain settles it), the second source's (ARC's) last word,
  * and the merkle proof the shop verified, or the proof it refused (a finding, never a
@@ -34,7 +53,9 @@ export function PaymentEvidence({ payment }: { payment: AdminPayment }) {
     <div className="payment-evidence">
       {payment.doubtedAt ? (
         <p className="payment-evidence__doubt" data-testid="payment-doubt">
-          <strong>In doubt since {dateTime(payment.doubtedAt)}:</strong>{' '}
+          <strong className="payment-evidence__lead">
+            In doubt since {dateTime(payment.doubtedAt)}:
+          </strong>{' '}
           {or(payment.doubtReason).replace(/\.$/, '')}. It does not count until the chain settles
           it.
         </p>
@@ -47,8 +68,10 @@ export function PaymentEvidence({ payment }: { payment: AdminPayment }) {
       {proof ? (
         <div className="payment-evidence__proof" data-testid="payment-proof">
           <p>
-            <strong>Merkle proof verified {dateTime(proof.verifiedAt)}:</strong> block{' '}
-            {proof.blockHeight ?? NOT_AVAILABLE} (
+            <strong className="payment-evidence__lead">
+              Merkle proof verified {dateTime(proof.verifiedAt)}:
+            </strong>{' '}
+            block {proof.blockHeight ?? NOT_AVAILABLE} (
             <code
               className="admin-mono payment-evidence__short"
               title={proof.blockHash ?? undefined}
@@ -64,8 +87,7 @@ export function PaymentEvidence({ payment }: { payment: AdminPayment }) {
             </code>
             , checked against: {or(proof.sources)}
           </p>
-          <details className="payment-evidence__details">
-            <summary>Merkle path and full hashes</summary>
+          <ProofDetails>
             <dl>
               <dt>Block hash</dt>
               <dd className="payment-evidence__hex">{or(proof.blockHash, NOT_AVAILABLE)}</dd>
@@ -74,7 +96,7 @@ export function PaymentEvidence({ payment }: { payment: AdminPayment }) {
               <dt>Merkle path (BUMP)</dt>
               <dd className="payment-evidence__hex">{or(proof.merklePath)}</dd>
             </dl>
-          </details>
+          </ProofDetails>
         </div>
       ) : payment.blockHeight !== null ? (
         <p className="muted">In block {payment.blockHeight}, not proven yet</p>
@@ -83,7 +105,7 @@ export function PaymentEvidence({ payment }: { payment: AdminPayment }) {
       )}
       {payment.proofProblem ? (
         <p className="payment-evidence__refused" data-testid="payment-proof-refused">
-          <strong>Proof refused:</strong> {payment.proofProblem}
+          <strong className="payment-evidence__lead">Proof refused:</strong> {payment.proofProblem}
         </p>
       ) : null}
     </div>

@@ -201,10 +201,12 @@ describe('the admin order page', () => {
     expect(within(proven).getByText('confirmed')).toHaveClass('admin-badge--success')
     const details = proof.querySelector('details')!
     expect(details.open).toBe(false)
-    expect(within(details).getByText(merklePath)).toHaveClass('payment-evidence__hex')
-    expect(within(details).getByText(blockHash)).toBeInTheDocument()
+    // Drawn only once the owner opens it.
+    expect(within(details).queryByText(merklePath)).not.toBeInTheDocument()
     await userEvent.click(within(details).getByText('Merkle path and full hashes'))
     expect(details.open).toBe(true)
+    expect(await within(details).findByText(merklePath)).toHaveClass('payment-evidence__hex')
+    expect(within(details).getByText(blockHash)).toBeInTheDocument()
     expect(within(proven).queryByText(/not proven yet/)).not.toBeInTheDocument()
 
     const problem = within(refused).getByTestId('payment-proof-refused')
