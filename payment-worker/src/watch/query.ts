@@ -27,6 +27,8 @@ export const WATCH_FIELDS = {
   status: true,
   amountSatoshiReceived: true,
   attentionSince: true,
+  // Set while a payment is in doubt or invalid: the first look reads the payments.
+  flags: { paidInvalid: true },
   updatedAt: true,
 } as const
 

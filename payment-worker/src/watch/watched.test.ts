@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 
 import type { Watched, WatchSettings } from './watched'
-import { afterBlock, firstLookAt, intervalFor, retryDelayMs, RETRY_MAX_MS } from './watched'
+import {
+  afterBlock,
+  askFullLook,
+  firstLookAt,
+  intervalFor,
+  lookEnded,
+  nextCheckAfterLook,
+  retryDelayMs,
+  RETRY_MAX_MS,
+} from './watched'
 
 const now = Date.parse('2026-11-24T12:00:00Z')
 const settings: WatchSettings = {
@@ -107,5 +116,46 @@ describe('how often an order is looked at while the push stream is connected', (
     }
     afterBlock(detected, now, settings, true)
     expect(detected.nextCheck).toBe(now)
+  })
+})
+
+describe('a full look asked for while a look is under way', () => {
+  const detected = (): Watched => ({ ...awaiting(1), status: 'PAYMENT_DETECTED', funded: false })
+
+  it('is not answered by the look that began before it: due, and looked at now, after it', () => {
+    // Before, the look already under way when a payment was put in doubt cleared the request
+    // and scheduled its next look one interval on (5 minutes with the stream): its history was
+    // read before the competing spend, so the evidence waited all that while.
+    const w = detected()
+    const lookBegan = now - 2_000
+    askFullLook(w, now, { atOnce: true })
+    lookEnded(w, 'all', lookBegan)
+    expect(w.fullLookDue).toBe(true)
+    expect(nextCheckAfterLook(w, now + 10, settings, true)).toBe(now + 10)
+  })
+
+  it('is answered by a full look begun after it, and the schedule comes back', () => {
+    const w = detected()
+    askFullLook(w, now, { atOnce: true })
+    lookEnded(w, 'all', now + 1)
+    expect([w.fullLookDue, w.lookNowAskedAt]).toEqual([false, undefined])
+    expect(nextCheckAfterLook(w, now + 500, settings, true)).toBe(
+      now + 500 + intervalFor(w, now + 500, settings, true),
+    )
+  })
+
+  it('is not answered by a mempool-only look, whenever it began', () => {
+    const w = detected()
+    askFullLook(w, now)
+    lookEnded(w, 'unconfirmed', now + 1)
+    expect(w.fullLookDue).toBe(true)
+  })
+
+  it('a block during a full look asks for another (the look read the chain before the block)', () => {
+    const w = { ...detected(), funded: true }
+    afterBlock(w, now, settings)
+    lookEnded(w, 'all', now - 1)
+    expect(w.fullLookDue).toBe(true)
+    expect(intervalFor(w, now, settings)).toBe(0)
   })
 })

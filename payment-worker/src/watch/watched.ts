@@ -15,11 +15,23 @@ export type Watched = {
   status: string
   /** Money has arrived: confirmations matter, so each new block triggers a full look. */
   funded: boolean
+  /**
+   * A recorded payment is in doubt (a competing spend is reported): it does not count, so the
+   * order looks unfunded, but a look reaches the database to judge it on the chain's evidence.
+   */
+  inDoubt?: boolean
   nextCheck: number
   /** Looked at in the mempool only since the last block. */
   mempoolOnly: boolean
-  /** A new block came: the next look must include confirmed transactions. */
+  /** A new block came (or evidence is asked for): the next look must include confirmed transactions. */
   fullLookDue: boolean
+  /**
+   * When the full look due was last asked for: a look that began before it cannot answer it
+   * (its history was read before the block or the competing spend), so it leaves it due.
+   */
+  fullLookAskedAt?: number
+  /** A full look was asked for at once (a payment in doubt): set when, until one begun later ends. */
+  lookNowAskedAt?: number
   /** The address's transactions (txid@height) at the last look that reached the database. */
   recorded?: string
   /**
@@ -167,9 +179,43 @@ export function firstLookAt(
 export function afterBlock(w: Watched, now: number, settings: WatchSettings, pushed = false) {
   if (!(w.funded || w.mempoolOnly || isFresh(w, now, settings))) return
   const waiting = w.fullLookDue
-  w.fullLookDue = true
+  askFullLook(w, now)
   if (w.funded || (!pushed && !waiting)) w.nextCheck = Math.min(w.nextCheck, now)
 }
+
+/**
+ * The next look at `w` must be full: asked at `now`; `atOnce`, it is looked at now, and again
+ * after any look already under way (that one read the chain before the request).
+ */
+export function askFullLook(w: Watched, now: number, { atOnce = false } = {}) {
+  w.fullLookDue = true
+  w.fullLookAskedAt = now
+  if (!atOnce) return
+  w.lookNowAskedAt = now
+  w.nextCheck = Math.min(w.nextCheck, now)
+}
+
+/**
+ * A look of `scope` begun at `startedAt` is over: it answers the requests for a full look made
+ * before it began, not those made while it ran.
+ */
+export function lookEnded(w: Watched, scope: HistoryScope, startedAt: number) {
+  w.mempoolOnly = scope === 'unconfirmed'
+  if (scope !== 'all') return
+  if ((w.fullLookAskedAt ?? Number.NEGATIVE_INFINITY) <= startedAt) {
+    w.fullLookDue = false
+    w.fullLookAskedAt = undefined
+  }
+  if ((w.lookNowAskedAt ?? Number.NEGATIVE_INFINITY) <= startedAt) w.lookNowAskedAt = undefined
+}
+
+/** When `w` is looked at next, after a look: now while a look at once is still asked for. */
+export const nextCheckAfterLook = (
+  w: Watched,
+  now: number,
+  settings: WatchSettings,
+  pushed = false,
+) => (w.lookNowAskedAt !== undefined ? now : now + intervalFor(w, now, settings, pushed))
 
 /** The longest an order (or address) whose processing keeps failing waits for its next try. */
 export const RETRY_MAX_MS = 15 * 60_000

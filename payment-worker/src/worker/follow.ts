@@ -4,6 +4,7 @@ import type { Order, Payment } from '@shop/cms/engine'
 import { inOneTransaction, recordChainHealth, slugs } from '@shop/cms/engine'
 
 import { isProvenAt, paymentsOf, settleOrder } from '../process-order'
+import { askFullLook } from '../watch/watched'
 import { isFunded } from './watchList'
 import { judgeFindings, oneJudgementAtATime } from './judge'
 import type { Disagreement, FollowedPayment, WorkerContext } from './state'
@@ -273,8 +274,8 @@ export async function doubt(ctx: WorkerContext, followed: FollowedPayment, reaso
   }
   // The evidence is asked for now: a full look at the order (WhatsOnChain's spent outputs).
   if (w) {
-    w.fullLookDue = true
-    w.nextCheck = Math.min(w.nextCheck, ctx.clock())
+    w.inDoubt = true
+    askFullLook(w, ctx.clock(), { atOnce: true })
     ctx.wake()
   }
   // And the second source again soon, for the competitor's fate.

@@ -8,7 +8,7 @@ import { askChainFirst, paymentsOf, recordPayments, settleOrder } from '../proce
 import { lateWatchMs } from '../watch/interval'
 import type { Batch } from '../watch/plan'
 import type { Watched } from '../watch/watched'
-import { deadlineOf, intervalFor, isOpen } from '../watch/watched'
+import { askFullLook, deadlineOf, isOpen, lookEnded, nextCheckAfterLook } from '../watch/watched'
 import { processed, processingFailed } from './attention'
 import { streamTrusted } from './trust'
 import { askJobs } from './jobs'
@@ -125,7 +125,7 @@ async function judgeOrRetryLater(ctx: WorkerContext, finding: Finding) {
     if (error instanceof LeaseLostError) throw error
     const retryAt = await processingFailed(ctx, w.id, 'settle', error)
     // What this look found may not be recorded: the retry asks the chain for everything again.
-    w.fullLookDue = true
+    askFullLook(w, ctx.clock())
     w.recorded = undefined
     w.nextCheck = retryAt
   }
@@ -141,15 +141,14 @@ export function judgedWithoutDatabase(ctx: WorkerContext, finding: Finding): boo
   const now = ctx.clock()
   ctx.unreadAddresses.delete(w.address)
   const atExpiry = isOpen(w.status) && startedAt >= deadlineOf(w, watchSettings)
-  w.mempoolOnly = batch.scope === 'unconfirmed'
-  if (batch.scope === 'all') w.fullLookDue = false
+  lookEnded(w, batch.scope, startedAt)
   const unchanged = isOpen(w.status)
-    ? transactions.length === 0 && !w.funded
+    ? transactions.length === 0 && !w.funded && !w.inDoubt
     : batch.scope === 'all' && historyKey(transactions) === w.recorded
   const retrying = ctx.failing.has(w.id) || Boolean(w.attention)
   if (!unchanged || (atExpiry && batch.scope === 'all') || w.recheck || retrying) return false
   looked(w, startedAt)
-  w.nextCheck = now + intervalFor(w, now, watchSettings, streamTrusted(ctx))
+  w.nextCheck = nextCheckAfterLook(w, now, watchSettings, streamTrusted(ctx))
   return true
 }
 
@@ -206,7 +205,7 @@ export async function afterSettled(
   if (batch.scope === 'all') w.recorded = historyKey(transactions)
   w.status = settled.status
   w.funded = isFunded(settled)
-  w.nextCheck = ctx.clock() + intervalFor(w, ctx.clock(), watchSettings, streamTrusted(ctx))
+  w.nextCheck = nextCheckAfterLook(w, ctx.clock(), watchSettings, streamTrusted(ctx))
   if (recheck && batch.scope === 'all') await clearRecheck(ctx, w)
   // Past the late watch (an order found long expired): no longer looked at by itself.
   if (
@@ -329,6 +328,7 @@ export async function recordAndSettle(
     req: together?.req,
   })
   if (payments.length > 0) await faultPoint('after-record', order.id)
+  finding.w.inDoubt = payments.some((p) => p.doubtedAt && !p.invalidatedAt)
   followPayments(ctx, order, payments, finding.knownHex)
   return settleOrder({
     payload,

@@ -12,7 +12,7 @@ import {
   watchedOrdersWhere,
 } from '../watch/query'
 import type { Watched } from '../watch/watched'
-import { deadlineOf, firstLookAt, intervalFor, isFresh, isOpen } from '../watch/watched'
+import { askFullLook, deadlineOf, firstLookAt, intervalFor, isFresh, isOpen } from '../watch/watched'
 import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
 
@@ -62,7 +62,7 @@ type WatchedOrder = Pick<
   | 'status'
   | 'amountSatoshiReceived'
   | 'attentionSince'
->
+> & { flags?: { paidInvalid?: boolean | null } | null }
 
 /** Money has arrived on an order still waiting for it: confirmations decide what comes next. */
 export const isFunded = (order: Pick<Order, 'status' | 'amountSatoshiReceived'>) =>
@@ -85,6 +85,8 @@ export function track(ctx: WorkerContext, order: WatchedOrder, now: number) {
     // Its payment may already be in a block: the first look includes confirmed transactions
     // (unless the order is younger than the last block this worker saw, below).
     fullLookDue: true,
+    // A payment in doubt (or invalid) is read from the database at the first look.
+    inDoubt: Boolean(order.flags?.paidInvalid),
   }
   entry.status = order.status
   entry.expiresAt = new Date(order.gatewayExpiresAt).getTime()
@@ -302,9 +304,8 @@ export async function pickUpRechecks(ctx: WorkerContext, now: number) {
     const w = ctx.watch.get(order.id)!
     if (w.recheck) continue
     w.recheck = true
-    w.fullLookDue = true
+    askFullLook(w, now, { atOnce: true })
     w.recorded = undefined
-    w.nextCheck = now
   }
 }
 

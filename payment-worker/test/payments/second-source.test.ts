@@ -6,6 +6,7 @@ import { payFromTestWallet } from '@shop/chain/simulator'
 import { slugs } from '@shop/cms/engine'
 import type { Product } from '@shop/cms/engine'
 import { STREAM_TRUST_FRAMES, STREAM_TRUST_WINDOW_MS } from '../../src/watch/stream'
+import { startPaymentWorker } from '../../src/worker'
 import type { PaymentsHarness } from './support'
 import {
   createOrder,
@@ -13,6 +14,7 @@ import {
   payInTestMode,
   paymentsOf,
   productIdOf,
+  simulatorClient,
   startPaymentsHarness,
   waitFor,
   waitForStatus,
@@ -296,5 +298,64 @@ describe('PAID on a proof the shop verifies', () => {
     }
     // The true proof, once it is given, confirms it.
     await waitForStatus(h.shop.payload, orderId, 'PAID', 20_000)
+  })
+})
+
+describe('a payment in doubt before its deadline', () => {
+  /**
+   * A detected payment, double-spent while WhatsOnChain is down (no look can race the doubt):
+   * in doubt on ARC's report, its order waiting again, and WhatsOnChain's address history empty
+   * once it is back.
+   */
+  async function doubtedWhileWhatsOnChainDown() {
+    streamOff()
+    const orderId = await createOrder(h.shop, printedId)
+    const txid = await payInTestMode(h.shop, orderId)
+    await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    await waitFor(async () => (await paymentsOf(h.shop.payload, orderId))[0]?.arcStatus)
+    h.simulator.setOutage(true)
+    await doubleSpend(txid)
+    const waiting = await waitForStatus(h.shop.payload, orderId, 'AWAITING_PAYMENT')
+    expect(waiting.flags?.paidInvalid).toBe(true)
+    const [payment] = await paymentsOf(h.shop.payload, orderId)
+    expect([Boolean(payment?.doubtedAt), payment?.invalidatedAt ?? null]).toEqual([true, null])
+    return orderId
+  }
+
+  const invalidated = (orderId: string) =>
+    waitFor(async () => {
+      const [payment] = await paymentsOf(h.shop.payload, orderId)
+      return payment?.invalidatedAt ? payment : null
+    })
+
+  it('is judged invalid on WhatsOnChain\u2019s evidence once it is back, though no payment shows on the address', async () => {
+    // Before, an open order with nothing on its address and nothing counted was judged without
+    // reading its payments: the doubt waited for the order's deadline (20 minutes).
+    const orderId = await doubtedWhileWhatsOnChainDown()
+    h.simulator.setOutage(false)
+    const payment = await invalidated(orderId)
+    expect(payment.invalidReason).toMatch(/double-spent/)
+  })
+
+  it('is judged invalid by a worker that restarts meanwhile (it knows the doubt from the order)', async () => {
+    const orderId = await doubtedWhileWhatsOnChainDown()
+    await h.worker.stop()
+    h.simulator.setOutage(false)
+    const { loadEnv } = await import('@shop/cms/process')
+    const restarted = startPaymentWorker({
+      payload: h.shop.payload,
+      chain: simulatorClient(h.simulator),
+      logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
+      settings: loadEnv(),
+      autoStart: false,
+    })
+    try {
+      await restarted.runOnce()
+      await restarted.runOnce()
+      const [payment] = await paymentsOf(h.shop.payload, orderId)
+      expect(payment?.invalidReason).toMatch(/double-spent/)
+    } finally {
+      await restarted.stop()
+    }
   })
 })
