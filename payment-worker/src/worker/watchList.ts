@@ -12,7 +12,14 @@ import {
   watchedOrdersWhere,
 } from '../watch/query'
 import type { Watched } from '../watch/watched'
-import { askFullLook, deadlineOf, firstLookAt, intervalFor, isFresh, isOpen } from '../watch/watched'
+import {
+  askFullLook,
+  deadlineOf,
+  firstLookAt,
+  intervalFor,
+  isFresh,
+  isOpen,
+} from '../watch/watched'
 import { streamTrusted } from './trust'
 import type { WorkerContext } from './state'
 
