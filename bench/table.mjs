@@ -290,14 +290,29 @@ function doubtRows(doubt, add) {
 
 function lifetimeRows(lifetime, add) {
   for (const l of lifetime) {
-    const detail = `${l.looksPerOrder} looks; ${l.watched} watched; the tip ${l.tipCallsPerDay} calls a day`
-    // Polling alone is the fallback while the stream is down: no target of its own.
+    const detail = `${l.looksPerOrder} looks; ${l.watched} watched; the tip ${l.tipCallsPerDay} and block headers ${l.headerCallsPerDay ?? 0} calls a day`
+    const source = l.arc === false ? 'WhatsOnChain alone' : 'WhatsOnChain'
+    // Polling alone is the fallback while the stream is down: no target of its own; nor has
+    // a shop without its second source (the target is per source of two).
     add(
-      `${l.ordersPerDay} orders a day, push ${l.pushConnected ? 'connected' : 'down'}`,
+      `${l.ordersPerDay} orders a day, push ${l.pushConnected ? 'connected' : 'down'}, ${source}`,
       l.callsPerOrder,
       'calls',
-      l.pushConnected ? { detail, target: '<= 15', met: l.callsPerOrder <= 15 } : { detail },
+      l.pushConnected && l.arc !== false
+        ? { detail, target: '<= 15', met: l.callsPerOrder <= 15 }
+        : { detail },
     )
+    if (l.arc && l.arcCallsPerPaidOrder)
+      add(
+        `${l.ordersPerDay} orders a day, push ${l.pushConnected ? 'connected' : 'down'}, ARC per paid order`,
+        l.arcCallsPerPaidOrder.max,
+        'calls',
+        {
+          detail: `the most; ${l.arcCallsPerPaidOrder.mean} on average`,
+          target: '<= 15',
+          met: l.arcCallsPerPaidOrder.max <= 15,
+        },
+      )
   }
 }
 

@@ -21,20 +21,24 @@ export async function benchLifetime() {
   )
   fs.rmSync(outfile, { force: true })
   const rows = []
+  // [orders a day, push connected, ARC on]
   const cases = run.quick
     ? [
-        [100, true],
-        [100, false],
+        [10, true, true],
+        [100, true, true],
+        [100, false, true],
       ]
     : [
-        [100, true],
-        [1000, true],
-        [100, false],
+        [10, true, true],
+        [100, true, true],
+        [1000, true, true],
+        [10, true, false],
+        [100, false, true],
       ]
-  for (const [ordersPerDay, pushConnected] of cases) {
-    const row = callsOverLife({ ordersPerDay, pushConnected, settings: SETTINGS })
+  for (const [ordersPerDay, pushConnected, arc] of cases) {
+    const row = callsOverLife({ ordersPerDay, pushConnected, arc, settings: SETTINGS })
     log(
-      `calls per order over its life, ${ordersPerDay} orders a day, push ${pushConnected ? 'connected' : 'down'}: ${row.callsPerOrder} (${row.looksPerOrder} looks; ${row.tipCallsPerDay} tip calls a day)`,
+      `calls per order over its life, ${ordersPerDay} orders a day, push ${pushConnected ? 'connected' : 'down'}, ARC ${arc ? 'on' : 'off'}: WhatsOnChain ${row.callsPerOrder} (${row.looksPerOrder} looks; ${row.tipCallsPerDay} tip calls a day), ARC per paid order at most ${row.arcCallsPerPaidOrder.max}`,
     )
     rows.push(row)
   }

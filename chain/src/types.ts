@@ -162,8 +162,12 @@ export class ChainSourceError extends Error {
 export type TransactionSource = {
   /** How the owner's chain-health card names it, e.g. 'arc'. */
   name: string
-  /** What the source says of one transaction now; a transaction it does not know is 'unknown'. */
-  getTransaction: (txid: string) => Promise<TransactionReport>
+  /**
+   * What the source says of one transaction now; a transaction it does not know is 'unknown'.
+   * `urgent`: ahead of the routine asks waiting for the request budget (a proof an order's
+   * confirmation waits for).
+   */
+  getTransaction: (txid: string, options?: { urgent?: boolean }) => Promise<TransactionReport>
   /** Hands it a signed transaction (raw hex), which it then follows; its report at once. */
   submit: (txHex: string) => Promise<TransactionReport>
   /** How the source is doing: calls against its limits, recent errors. */

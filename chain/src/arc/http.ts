@@ -41,6 +41,8 @@ export type ArcAnswer = { status: number; body: unknown }
 
 export type ArcRequest = {
   method?: 'GET' | 'POST'
+  /** Ahead of the other requests waiting for the budget. */
+  urgent?: boolean
   body?: unknown
   headers?: Record<string, string>
 }
@@ -112,7 +114,7 @@ export function createArcRequests(options: ArcOptions): ArcRequests {
     }
     for (;;) {
       await waitOutThrottle()
-      await waitForSlot()
+      await waitForSlot({ urgent: init.urgent })
       // A 429 answered to another call while this one waited for its place.
       if (Date.now() < throttle.until) continue
       calls.countCall()

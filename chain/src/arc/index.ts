@@ -94,11 +94,11 @@ export function createArcClient(options: ArcOptions): ArcClient {
     name: 'arc',
     baseUrl: http.baseUrl,
 
-    async getTransaction(txid) {
+    async getTransaction(txid, options) {
       if (!isTxid(txid)) throw new RangeError(`Not a txid: ${String(txid)}`)
       const id = txid.toLowerCase()
       const what = `GET /v1/tx/${id}`
-      const answer = await http.request(`/v1/tx/${id}`)
+      const answer = await http.request(`/v1/tx/${id}`, { urgent: options?.urgent })
       if (answer.status === 404) {
         http.calls.noteError('not-found')
         return unknownReport(id)

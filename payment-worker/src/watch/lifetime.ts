@@ -1,3 +1,4 @@
+import { followCalls } from './followSchedule'
 import { lateWatchMs } from './interval'
 import { planBatches } from './plan'
 import type { Watched, WatchSettings } from './watched'
@@ -21,7 +22,13 @@ import { afterBlock, deadlineOf, firstLookAt, intervalFor, PUSHED_TIP_POLL_MS } 
  *   any payment; a full look after the payment's block confirms it; one call either way;
  * - the chain's tip is read every `tipPollMs` polling alone, every minute and once per block
  *   while blocks are pushed: counted apart, since it costs the same however many orders there
- *   are.
+ *   are;
+ * - a payment's confirmation is proven at the full look that finds it in a block: with the
+ *   second source (ARC) on, its path comes from ARC, asked then as one of its follower's asks;
+ *   without it, WhatsOnChain's merkle proof is one more call; the block's header is one call per
+ *   block (cached, counted apart);
+ * - ARC follows a payment from its detection until it is proven, on its schedule
+ *   (followSchedule.ts): counted per paid order, since unpaid orders cost it nothing.
  */
 
 export type LifetimeSettings = WatchSettings & {
@@ -49,12 +56,17 @@ export const DEFAULT_LIFETIME_SETTINGS: LifetimeSettings = {
 export type Lifetime = {
   ordersPerDay: number
   pushConnected: boolean
-  /** Calls for looks over the counted days, per order placed in them. */
+  arc: boolean
+  /** WhatsOnChain's calls for looks and proofs over the counted days, per order placed in them. */
   callsPerOrder: number
   /** Looks (an order in a call) per order placed. */
   looksPerOrder: number
   /** Calls for the chain's tip a day, whatever the number of orders. */
   tipCallsPerDay: number
+  /** Calls for block headers a day (one per block, for the proofs), whatever the orders. */
+  headerCallsPerDay: number
+  /** The second source's calls per paid order over its life: the mean and the most. */
+  arcCallsPerPaidOrder: { mean: number; max: number }
   /** Orders watched at once, at most. */
   watched: number
 }
@@ -66,7 +78,7 @@ const PAY_AFTER_MS = 2 * MINUTE
 /** A paid order placed before the counted time is PAID once its block is this old. */
 const SETTLED_AFTER_MS = 60 * MINUTE
 
-type SimOrder = Watched & { paysAt?: number }
+type SimOrder = Watched & { paysAt?: number; detectedAt?: number }
 
 /** The first block at or after `t`. */
 const blockAfter = (t: number) => Math.ceil(t / BLOCK_EVERY_MS) * BLOCK_EVERY_MS
@@ -74,6 +86,11 @@ const blockAfter = (t: number) => Math.ceil(t / BLOCK_EVERY_MS) * BLOCK_EVERY_MS
 type Sim = {
   settings: LifetimeSettings
   pushed: boolean
+  arc: boolean
+  /** Calls a proof made (WhatsOnChain's merkle proof), and the second source's per paid order. */
+  proofCalls: number
+  arcCalls: number[]
+  counting: boolean
   watch: Map<string, SimOrder>
   serial: number
   random: number
@@ -118,13 +135,17 @@ function place(sim: Sim, createdAt: number, now: number) {
 function look(sim: Sim, o: SimOrder, scope: 'all' | 'unconfirmed', t: number) {
   const paid = o.paysAt !== undefined && o.paysAt <= t
   const mined = paid && blockAfter(o.paysAt!) <= t
-  if (o.status === 'AWAITING_PAYMENT' && paid && (scope === 'all' || !mined)) {
-    o.status = 'PAYMENT_DETECTED'
-    o.funded = true
-  }
+  if (o.status === 'AWAITING_PAYMENT' && paid && (scope === 'all' || !mined)) detected(o, t)
   if (o.status === 'PAYMENT_DETECTED' && mined && scope === 'all') {
     o.status = 'PAID'
     o.funded = false
+    if (sim.counting && o.detectedAt !== undefined) {
+      if (sim.arc) {
+        const blocks: number[] = []
+        for (let b = blockAfter(o.detectedAt); b <= t; b += BLOCK_EVERY_MS) blocks.push(b)
+        sim.arcCalls.push(followCalls(o.detectedAt, t, blocks) + 1)
+      } else sim.proofCalls += 1
+    }
   }
   if (o.status === 'AWAITING_PAYMENT' && t >= deadlineOf(o, sim.settings) && scope === 'all')
     o.status = 'EXPIRED'
@@ -133,12 +154,18 @@ function look(sim: Sim, o: SimOrder, scope: 'all' | 'unconfirmed', t: number) {
   o.nextCheck = t + intervalFor(o, t, sim.settings, sim.pushed)
 }
 
+/** The payment is recorded at `t`: money on the way, and followed on the second source. */
+function detected(o: SimOrder, t: number) {
+  o.status = 'PAYMENT_DETECTED'
+  o.funded = true
+  o.detectedAt = t
+}
+
 /** Pushed payments up to `t`, judged at once: the order's next look stays, or comes sooner. */
 function pushPayments(sim: Sim, t: number) {
   for (const o of sim.watch.values())
     if (o.status === 'AWAITING_PAYMENT' && o.paysAt !== undefined && o.paysAt <= t) {
-      o.status = 'PAYMENT_DETECTED'
-      o.funded = true
+      detected(o, t)
       o.nextCheck = Math.min(o.nextCheck, t + intervalFor(o, t, sim.settings, true))
     }
 }
@@ -158,14 +185,27 @@ export function callsOverLife({
   ordersPerDay,
   pushConnected,
   settings,
+  arc = true,
   days = 1,
 }: {
   ordersPerDay: number
   pushConnected: boolean
+  /** The second source (ARC) follows payments and gives their proofs. */
+  arc?: boolean
   settings: LifetimeSettings
   days?: number
 }): Lifetime {
-  const sim: Sim = { settings, pushed: pushConnected, watch: new Map(), serial: 0, random: 1 }
+  const sim: Sim = {
+    settings,
+    pushed: pushConnected,
+    arc,
+    watch: new Map(),
+    serial: 0,
+    random: 1,
+    proofCalls: 0,
+    arcCalls: [],
+    counting: false,
+  }
   const every = DAY / ordersPerDay
   const watchFor = settings.expiryMs + settings.graceMs + lateWatchMs(settings)
   for (let t = -watchFor; t < 0; t += every) place(sim, t, 0)
@@ -175,6 +215,7 @@ export function callsOverLife({
   let nextOrderAt = 0
   let nextBlockAt = BLOCK_EVERY_MS
   for (let t = 0, pass = 1; t < end; pass += 1) {
+    sim.counting = t >= countFrom
     for (; nextOrderAt <= t; nextOrderAt += every) place(sim, nextOrderAt, nextOrderAt)
     for (; nextBlockAt <= t; nextBlockAt += BLOCK_EVERY_MS)
       for (const o of sim.watch.values()) afterBlock(o, nextBlockAt, settings, pushConnected)
@@ -202,11 +243,19 @@ export function callsOverLife({
   return {
     ordersPerDay,
     pushConnected,
-    callsPerOrder: +(counted.calls / ordersCounted).toFixed(1),
+    arc,
+    callsPerOrder: +((counted.calls + sim.proofCalls) / ordersCounted).toFixed(1),
     looksPerOrder: +(counted.looks / ordersCounted).toFixed(1),
     tipCallsPerDay: Math.round(
       pushConnected ? DAY / PUSHED_TIP_POLL_MS + DAY / BLOCK_EVERY_MS : DAY / settings.tipPollMs,
     ),
+    headerCallsPerDay: DAY / BLOCK_EVERY_MS,
+    arcCallsPerPaidOrder: {
+      mean: +(sim.arcCalls.reduce((a, b) => a + b, 0) / Math.max(1, sim.arcCalls.length)).toFixed(
+        1,
+      ),
+      max: Math.max(0, ...sim.arcCalls),
+    },
     watched: counted.watched,
   }
 }

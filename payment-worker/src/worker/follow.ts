@@ -4,6 +4,7 @@ import type { Order, Payment } from '@shop/cms/engine'
 import { inOneTransaction, recordChainHealth, slugs } from '@shop/cms/engine'
 
 import { isProvenAt, paymentsOf, settleOrder } from '../process-order'
+import { ASK_AT_MS, ASKS_AFTER_BLOCKS } from '../watch/followSchedule'
 import { askFullLook } from '../watch/watched'
 import { isFunded } from './watchList'
 import { judgeFindings, oneJudgementAtATime } from './judge'
@@ -23,12 +24,6 @@ import type { Disagreement, FollowedPayment, WorkerContext } from './state'
  * WhatsOnChain is down.
  */
 
-/** When the second source is asked, counted from when the payment was first followed. */
-export const ASK_AT_MS = [
-  0, 2_000, 4_000, 7_000, 11_000, 16_000, 25_000, 40_000, 60_000, 120_000, 240_000, 480_000,
-]
-/** Asks after a block, once the schedule is spent (the block that mines it brings its path). */
-export const ASKS_AFTER_BLOCKS = 3
 /** A failed ask is tried again after this long (it still counts against the payment's asks). */
 const RETRY_MS = 3_000
 /** Disagreements kept for the owner's card. */
@@ -134,6 +129,30 @@ export function followAfterBlock(ctx: WorkerContext) {
   if (any) scheduleFollow(ctx, 0)
 }
 
+/** The next ask of a followed payment is due after its `asks` so far (none once spent). */
+function planNext(followed: FollowedPayment) {
+  const at = ASK_AT_MS[followed.asks]
+  followed.nextAt = at === undefined ? Number.POSITIVE_INFINITY : followed.since + at
+}
+
+/**
+ * A proof would ask ARC about a payment now: true when it may, the ask counted as one of its
+ * follower's (the schedule's next, or one of the asks after blocks), so the payment's calls
+ * to ARC over its life stay within that count; false for a payment not followed, or whose
+ * asks are spent.
+ */
+export function countFollowAsk(ctx: WorkerContext, txid: string): boolean {
+  const followed = ctx.follow.payments.get(txid)
+  if (!followed?.submitted) return false
+  if (Number.isFinite(followed.nextAt)) {
+    followed.asks += 1
+    planNext(followed)
+  } else if (followed.blockAsks < ASKS_AFTER_BLOCKS) followed.blockAsks += 1
+  else return false
+  followed.tipAtAsk = highestBlock(ctx)
+  return true
+}
+
 async function askDue(ctx: WorkerContext) {
   const now = ctx.clock()
   const due = [...ctx.follow.payments.values()].filter((f) => f.nextAt <= now)
@@ -164,8 +183,7 @@ async function ask(ctx: WorkerContext, followed: FollowedPayment) {
   const source = ctx.txSource!
   followed.asks += 1
   followed.tipAtAsk = highestBlock(ctx)
-  const at = ASK_AT_MS[followed.asks]
-  followed.nextAt = at === undefined ? Number.POSITIVE_INFINITY : followed.since + at
+  planNext(followed)
   let report: TransactionReport
   if (!followed.submitted) {
     const hex = followed.hex ?? (await ctx.chain.getTransactionHex(followed.txid))

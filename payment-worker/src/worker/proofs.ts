@@ -2,11 +2,13 @@ import type { BlockHeader, MerkleProof, TransactionReport } from '@shop/chain'
 import { targetOfBits, verifyMerkleProof } from '@shop/chain'
 
 import type { ProofVerdict } from '../process-order'
+import { countFollowAsk } from './follow'
 import type { WorkerContext } from './state'
 
 /**
  * A payment counts as confirmed only on a merkle proof the shop verifies itself: a path for its
- * txid (ARC's, from the report it follows the payment by, else WhatsOnChain's TSC proof) that
+ * txid (ARC's, from the report it follows the payment by or asked for now, else WhatsOnChain's
+ * TSC proof) that
  * `MerklePath` leads to the merkle root of a block header whose hash and proof of work the shop
  * recomputed (chain/src/proof.ts), the block named for the transaction by a source. The header
  * comes from WhatsOnChain's API, else from the push stream's block headers, so a path from ARC
@@ -50,13 +52,15 @@ async function headerAt(
   return pushed ? { header: pushed, source: 'the push stream' } : null
 }
 
-/** ARC's word on the transaction: the follower's latest, else asked now; null when it has none. */
+/**
+ * ARC's word on the transaction asked now, ahead of the follower's routine asks: one of the
+ * asks its follower may make (follow.ts), so a payment costs ARC no more calls for its proof;
+ * none for a payment ARC does not follow (not submitted to it yet) or whose asks are spent.
+ */
 async function arcReportOf(ctx: WorkerContext, txid: string): Promise<TransactionReport | null> {
-  const known = ctx.follow.reports.get(txid)
-  if (known?.state === 'mined') return known
-  if (!ctx.txSource) return null
+  if (!ctx.txSource || !countFollowAsk(ctx, txid)) return null
   try {
-    const report = await ctx.txSource.getTransaction(txid)
+    const report = await ctx.txSource.getTransaction(txid, { urgent: true })
     ctx.follow.reports.set(txid, report)
     return report
   } catch (error) {
@@ -82,12 +86,14 @@ export async function proveTransaction(
   ctx: WorkerContext,
   txid: string,
 ): Promise<ProofVerdict | null> {
-  // ARC's report as the follower last had it; asked afresh only when WhatsOnChain has no proof,
-  // so a rush's proofs never wait behind the follower's asks in ARC's request budget.
+  // ARC's report as the follower last had it, else ARC asked now (the proof's call is one of
+  // the follower's), else WhatsOnChain's proof: with ARC on, WhatsOnChain's budget is left to
+  // the looks.
   const followed = ctx.follow.reports.get(txid)
-  let arc = followed?.state === 'mined' ? followed : null
+  let arc = followed?.state === 'mined' ? followed : await arcReportOf(ctx, txid)
+  if (arc?.state !== 'mined') arc = null
   const paths: Path[] = []
-  if (arc && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
+  if (arc?.state === 'mined' && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
     paths.push({
       source: 'ARC',
       merklePath: arc.merklePath,
@@ -96,16 +102,6 @@ export async function proveTransaction(
     })
   const woc = paths.length === 0 ? await wocProofOf(ctx, txid) : null
   if (woc) paths.push({ source: 'WhatsOnChain', ...woc })
-  if (paths.length === 0) {
-    arc = await arcReportOf(ctx, txid)
-    if (arc?.state === 'mined' && arc.merklePath && arc.blockHash && arc.blockHeight !== null)
-      paths.push({
-        source: 'ARC',
-        merklePath: arc.merklePath,
-        blockHash: arc.blockHash,
-        blockHeight: arc.blockHeight,
-      })
-  }
   if (paths.length === 0) return null
   const problems: string[] = []
   for (const path of paths) {
