@@ -12,8 +12,8 @@ export const ASKS_AFTER_BLOCKS = 3
 
 /**
  * The calls a payment followed from `followedAt` costs the second source until it is proven at
- * `provenAt` with `blocksBetween` blocks mined meanwhile (the schedule's asks due before it, and
- * one per block once the schedule is spent).
+ * `provenAt`, blocks mined at `blocksAt` (the schedule's asks due before it, and one per block
+ * once the schedule is spent, at most ASKS_AFTER_BLOCKS).
  */
 export function followCalls(followedAt: number, provenAt: number, blocksAt: readonly number[]) {
   const scheduled = ASK_AT_MS.filter((at) => followedAt + at <= provenAt).length
