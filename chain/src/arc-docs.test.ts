@@ -14,7 +14,7 @@ import {
 } from '@bsv/sdk'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import { createArcClient } from './arc'
+import { createArcClient, readArcCallbacks, UnreadableCallback } from './arc'
 import type { ChainSimulator } from './simulator'
 import { startChainSimulator } from './simulator'
 import { ChainSourceError } from './types'
@@ -443,5 +443,186 @@ describe("the ARC client reads the docs' answers", () => {
     expect(await arc.getTransaction(txid)).toMatchObject({ state: 'seen' })
     expect(served.slice(-2).map((s) => s.path)).toEqual([`/v1/tx/${txid}`, `/v1/tx/${txid}`])
     expect(arc.stats().errorsByKind.server).toBe(1)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Callbacks: what the stand-in's Callbacker posts, and what the shop's receiver reads.
+
+describe("ARC's callbacks, as the docs print them", () => {
+  let sim: ChainSimulator
+  let receiver: http.Server
+  let receiverUrl: string
+  let answers: number[] = []
+  const received: { authorization?: string; contentType?: string; body: unknown }[] = []
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let text = ''
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      req.on('end', () => {
+        received.push({
+          authorization: req.headers.authorization,
+          contentType: req.headers['content-type'],
+          body: JSON.parse(text) as unknown,
+        })
+        res.statusCode = answers.shift() ?? 200
+        res.end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/arc/callback`
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => receiver.close(resolve))
+  })
+
+  beforeEach(async () => {
+    received.length = 0
+    answers = []
+    sim = await startChainSimulator({ backgroundTxPerSecond: 0, arcCallbackPauseMs: 20 })
+  })
+
+  afterEach(async () => {
+    await sim?.close()
+  })
+
+  const waitForCallbacks = async (count: number) => {
+    const until = Date.now() + 5_000
+    while (received.length < count && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(received).toHaveLength(count)
+  }
+
+  async function payment() {
+    const key = PrivateKey.fromRandom()
+    const funding = sim.state.mint(key.toAddress('testnet'), 20_500)
+    const tx = new Transaction()
+    tx.addInput({
+      sourceTransaction: Transaction.fromHex(sim.state.getHex(funding)!),
+      sourceOutputIndex: 0,
+      unlockingScriptTemplate: new P2PKH().unlock(key),
+    })
+    tx.addOutput({
+      lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')),
+      satoshis: 20_000,
+    })
+    await tx.sign()
+    return { hex: tx.toHex(), txid: tx.id('hex') }
+  }
+
+  const submitWith = (hex: string, headers: Record<string, string>) =>
+    fetch(`${sim.arcUrl}/v1/tx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ rawTx: hex }),
+    })
+
+  it('the receiver reads each documented callback, single or batched', () => {
+    expect(readArcCallbacks(fixture('callback-double-spend-attempted.json'))).toEqual([
+      {
+        txid: '3d7770a2c3bbf890fe69ad33faadd3efb470b60d05b071eaa86e6597d480e111',
+        txStatus: 'DOUBLE_SPEND_ATTEMPTED',
+        timestamp: '2024-03-26T16:02:29.655390092Z',
+      },
+    ])
+    expect(readArcCallbacks(fixture('callback-seen-on-network.json'))).toMatchObject([
+      { txStatus: 'SEEN_ON_NETWORK' },
+    ])
+    // Its merkle path is cut short in the docs: the receiver does not read it.
+    expect(readArcCallbacks(fixture('callback-mined.json'))).toMatchObject([
+      { txid: '48ccf56b16ec11ddd9cfafc4f28492fb7e989d58594a0acd150a1592570ccd13', txStatus: 'MINED' },
+    ])
+    expect(
+      readArcCallbacks(fixture('callbacks-batched.json')).map((c) => c.txStatus),
+    ).toEqual(['DOUBLE_SPEND_ATTEMPTED', 'MINED'])
+  })
+
+  it('the receiver refuses what is no callback, saying why', () => {
+    const seen = fixture('callback-seen-on-network.json')
+    const why = (body: unknown) => {
+      try {
+        readArcCallbacks(body)
+      } catch (error) {
+        expect(error).toBeInstanceOf(UnreadableCallback)
+        return (error as Error).message
+      }
+      return 'read'
+    }
+    expect(why({ ...seen, txid: 'not-a-txid' })).toMatch(/txid is missing or not a txid/)
+    expect(why({ ...seen, txStatus: undefined })).toMatch(/txStatus is missing/)
+    expect(why({ ...seen, timestamp: undefined })).toMatch(/timestamp is missing/)
+    expect(why([seen])).toMatch(/is not an object/)
+    expect(why({ count: 2, callbacks: [seen] })).toMatch(/count is not the number/)
+    expect(why({ count: 51, callbacks: Array(51).fill(seen) })).toMatch(/at most 50/)
+    expect(why({ count: 1, callbacks: [{ ...seen, txid: 1 }] })).toMatch(/callbacks\[0\]: txid/)
+  })
+
+  it('posts DOUBLE_SPEND_ATTEMPTED with its competitor and the Bearer token, then REJECTED', async () => {
+    const { hex, txid } = await payment()
+    const submitted = await submitWith(hex, {
+      'X-CallbackUrl': receiverUrl,
+      'X-CallbackToken': 'callback-token',
+      'X-FullStatusUpdates': 'true',
+    })
+    expect(submitted.status).toBe(200)
+    const competitor = sim.state.doubleSpend(txid)
+    await waitForCallbacks(1)
+    expect(received[0]).toMatchObject({
+      authorization: 'Bearer callback-token',
+      contentType: 'application/json; charset=UTF-8',
+      body: { txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: [competitor] },
+    })
+    expectDocsShape(received[0]!.body, 'callback-double-spend-attempted.json')
+    expect(readArcCallbacks(received[0]!.body)).toMatchObject([{ txid }])
+    sim.state.mine(1)
+    await waitForCallbacks(2)
+    expect(received[1]!.body).toMatchObject({ txid, txStatus: 'REJECTED' })
+  })
+
+  it('posts MINED with the block and a merkle path that proves it; only that without full updates', async () => {
+    const { hex, txid } = await payment()
+    await submitWith(hex, { 'X-CallbackUrl': receiverUrl })
+    const other = await payment()
+    await submitWith(other.hex, { 'X-CallbackUrl': receiverUrl, 'X-FullStatusUpdates': 'true' })
+    sim.state.doubleSpend(other.txid)
+    await waitForCallbacks(1)
+    expect(received[0]!.body).toMatchObject({ txid: other.txid })
+    const height = sim.state.mine(1)
+    await waitForCallbacks(3)
+    const mined = received.find((r) => (r.body as { txid: string }).txid === txid)!
+    expect(mined.authorization).toBeUndefined()
+    expect(mined.body).toMatchObject({
+      txid,
+      txStatus: 'MINED',
+      blockHeight: height,
+      blockHash: sim.state.header(height)!.hash,
+    })
+    expectDocsShape(mined.body, 'callback-mined.json')
+    const path = (mined.body as { merklePath: string }).merklePath
+    expect(MerklePath.fromHex(path).computeRoot(txid)).toBe(sim.state.header(height)!.merkleRoot)
+  })
+
+  it('sends a callback again until the receiver takes it, and none while switched off', async () => {
+    answers = [500, 503]
+    const { hex, txid } = await payment()
+    await submitWith(hex, { 'X-CallbackUrl': receiverUrl, 'X-FullStatusUpdates': 'true' })
+    sim.state.doubleSpend(txid)
+    await waitForCallbacks(3)
+    expect(received.map((r) => (r.body as { txStatus: string }).txStatus)).toEqual([
+      'DOUBLE_SPEND_ATTEMPTED',
+      'DOUBLE_SPEND_ATTEMPTED',
+      'DOUBLE_SPEND_ATTEMPTED',
+    ])
+    expect(sim.arcCallbacks()).toMatchObject([{ attempts: 3, outcome: 200 }])
+
+    sim.setArcCallbacks(false)
+    sim.state.mine(1)
+    expect((await fetch(`${sim.arcUrl}/v1/tx/${txid}`).then((r) => r.json())) as object).toMatchObject({
+      txStatus: 'REJECTED',
+    })
+    await sim.close()
+    expect(received).toHaveLength(3)
   })
 })

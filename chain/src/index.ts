@@ -15,8 +15,15 @@ export {
 } from './proof'
 export type { NamedBlock, ProofCheck } from './proof'
 export { merklePathFromTsc, merkleRootOf } from './merkle'
-export { createArcClient, ARC_TX_STATES, stateOfTxStatus } from './arc'
-export type { ArcClient, ArcOptions } from './arc'
+export {
+  createArcClient,
+  ARC_TX_STATES,
+  stateOfTxStatus,
+  ARC_CALLBACK_BATCH_MAX,
+  readArcCallbacks,
+  UnreadableCallback,
+} from './arc'
+export type { ArcCallback, ArcCallbackRegistration, ArcClient, ArcOptions } from './arc'
 export * from './addresses'
 export { xpubProblem } from './xpub'
 export * from './rates'

@@ -199,6 +199,24 @@ describe('submitting', () => {
       authorization: 'Bearer k3y',
     })
     expect(JSON.parse(asked[0]!.body)).toEqual({ rawTx: hex })
+    expect(asked[0]!.headers['x-callbackurl']).toBeUndefined()
+  })
+
+  it('registers the callback on every submission when one is set (all status changes, one at a time)', async () => {
+    const { hex, txid } = await signedTransaction()
+    script = [status({ txid, txStatus: 'SEEN_ON_NETWORK', status: 200, title: 'OK' })]
+    const callback = { url: 'https://shop.example/api/arc/callback', token: 'cb-t0ken' }
+    await client({ callback }).submit(hex)
+    expect(asked[0]!.headers).toMatchObject({
+      'x-callbackurl': callback.url,
+      'x-callbacktoken': callback.token,
+      'x-fullstatusupdates': 'true',
+    })
+    expect(asked[0]!.headers['x-callbackbatch']).toBeUndefined()
+    // Asking sends no callback headers.
+    script = [status({ txid, txStatus: 'SEEN_ON_NETWORK' })]
+    await client({ callback }).getTransaction(txid)
+    expect(asked[1]!.headers['x-callbackurl']).toBeUndefined()
   })
 
   it('refuses a status about another transaction than the one sent', async () => {

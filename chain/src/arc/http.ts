@@ -1,4 +1,5 @@
 import { retryAfterMs } from '../retry-after'
+import type { ArcCallbackRegistration } from './callback'
 import type { ChainErrorKind } from '../types'
 import { ChainSourceError } from '../types'
 import { createRequestSpacer } from '../whatsonchain/spacer'
@@ -34,6 +35,11 @@ export type ArcOptions = {
    * once, and every call until it has passed, without asking.
    */
   maxRetryAfterMs?: number
+  /**
+   * Where ARC reports each submitted transaction's status changes (callback.ts): sent with every
+   * `POST /v1/tx`. None: the shop only asks.
+   */
+  callback?: ArcCallbackRegistration
 }
 
 /** ARC's answer to one request: its HTTP status and its body (JSON when it parses, else text). */

@@ -1,6 +1,7 @@
 import { readRawTransaction } from '../raw-tx'
 import type { ChainSourceStats, TransactionReport, TransactionSource } from '../types'
 import { ChainSourceError } from '../types'
+import { callbackHeaders } from './callback'
 import type { ArcAnswer, ArcOptions } from './http'
 import { createArcRequests, describeBody } from './http'
 import {
@@ -13,6 +14,13 @@ import {
 } from './report'
 
 export type { ArcOptions } from './http'
+export type { ArcCallback, ArcCallbackRegistration } from './callback'
+export {
+  ARC_CALLBACK_BATCH_MAX,
+  callbackHeaders,
+  readArcCallbacks,
+  UnreadableCallback,
+} from './callback'
 export { ARC_TX_STATES, stateOfTxStatus } from './report'
 
 /**
@@ -29,7 +37,9 @@ export { ARC_TX_STATES, stateOfTxStatus } from './report'
  *   transactions already broadcast, so it waits for nothing from the network: STORED answers
  *   once ARC has the transaction in its store (so the next GET knows it) instead of holding the
  *   request up to X-MaxTimeout for SEEN_ON_NETWORK. The report comes from ARC's answer, which
- *   must be about the transaction sent.
+ *   must be about the transaction sent. With `callback` set, the POST registers it
+ *   (X-CallbackUrl, X-CallbackToken, X-FullStatusUpdates; callback.ts): ARC then posts each of
+ *   the transaction's status changes there.
  * - ARC's refusals on submit (doc/errors.md: 460 not extended format, 461 scripts, 462 inputs,
  *   463 malformed, 464 outputs, 465 fee, 467-469 BEEF, 471-475) throw a ChainSourceError whose
  *   `status` is ARC's code (the body's `status`, else the HTTP status; doc/arc.json also prints
@@ -115,7 +125,10 @@ export function createArcClient(options: ArcOptions): ArcClient {
       const answer = await http.request('/v1/tx', {
         method: 'POST',
         body: { rawTx: txHex },
-        headers: { 'X-WaitFor': 'STORED' },
+        headers: {
+          'X-WaitFor': 'STORED',
+          ...(options.callback ? callbackHeaders(options.callback) : {}),
+        },
       })
       if (answer.status < 300 && hasTxStatus(answer.body)) return read(answer.body, txid, what)
       const problem = problemOf(answer.body, answer.status)

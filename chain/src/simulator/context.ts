@@ -1,5 +1,5 @@
 import type { ArcLimits, ArcStandIn } from './arc'
-import { createArcStandIn } from './arc'
+import { createArcCallbacker, createArcStandIn } from './arc'
 import type { ChainState } from './chain-state'
 import { createChainState } from './chain-state'
 import type { RequestLog } from './http'
@@ -43,12 +43,18 @@ export function createSimulatorContext({
   stateFile?: string
   limits: SimulatorLimits
   pages: SimulatorPages
-  arc: { apiKey?: string; limits?: ArcLimits }
+  arc: { apiKey?: string; limits?: ArcLimits; callbackPauseMs?: number }
 }): SimulatorContext {
   const state = createChainState({ network, file: stateFile })
   const faults = createFaults()
   const gate = createRateGate(limits, faults.takeBurst)
-  const arcStandIn = createArcStandIn({ state, faults, ...arc })
+  const arcStandIn = createArcStandIn({
+    state,
+    faults,
+    apiKey: arc.apiKey,
+    limits: arc.limits,
+    callbacker: createArcCallbacker({ pauseMs: arc.callbackPauseMs }),
+  })
   return {
     network,
     prefix: `/v1/bsv/${network}`,

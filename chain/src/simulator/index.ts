@@ -7,6 +7,7 @@ export type {
   ApiRequestRecord,
   ArcLimits,
   ChainSimulator,
+  SentCallback,
   SimulatorFaults,
   SimulatorLimits,
   SimulatorPages,

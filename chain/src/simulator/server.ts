@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-import type { ArcLimits } from './arc'
+import type { ArcLimits, SentCallback } from './arc'
 import { ARC_PREFIX } from './arc'
 import type { ChainState } from './chain-state'
 import type { SimulatorContext } from './context'
@@ -18,7 +18,7 @@ import type { SimulatorFaults } from './routes/faults'
 import { mountFaultRoutes } from './routes/faults'
 import { mountTransactionRoutes } from './routes/transactions'
 
-export type { ArcLimits } from './arc'
+export type { ArcLimits, SentCallback } from './arc'
 export type { ApiRequestRecord } from './http'
 export type { SimulatorLimits } from './rate-limit'
 export type { SimulatorPages } from './routes/addresses'
@@ -85,7 +85,9 @@ export type { SimulatorFaults } from './routes/faults'
  * It follows each submitted transaction through the chain's events: SEEN_ON_NETWORK,
  * DOUBLE_SPEND_ATTEMPTED with `competingTxs`, REJECTED once a competitor is mined, MINED with
  * the block's hash, height and merkle path, MINED_IN_STALE_BLOCK after a reorg until mined
- * again (arc/ledger.ts). With `arcApiKey` every ARC request without `Authorization: Bearer
+ * again (arc/ledger.ts). A submission with X-CallbackUrl (X-CallbackToken,
+ * X-FullStatusUpdates) has its status changes posted there as ARC's Callbacker posts them
+ * (arc/callbacker.ts). With `arcApiKey` every ARC request without `Authorization: Bearer
  * <key>` answers 401; with `arcLimits.perSecond` it answers 429 with Retry-After over it.
  *
  * For tests and the dev tools only, under /simulator:
@@ -95,6 +97,9 @@ export type { SimulatorFaults } from './routes/faults'
  *   POST /simulator/reorg { blocks }             -> { height }
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
  *   POST /simulator/arc/outage { on }           -> {} (answers 503 to the ARC API while on)
+ *   POST /simulator/arc/callbacks { on }        -> {} (off: ARC's Callbacker sends nothing)
+ *   GET  /simulator/arc/callbacks               -> { sending, sent: [{ url, body, attempts,
+ *                                                  outcome }] } (the last 1,000, oldest first)
  *   POST /simulator/push { on }                 -> {} (off: the push stream drops and refuses)
  *   POST /simulator/faults { ...SimulatorFaults, clear? } -> the faults now on:
  *     { historyErrorAddresses, lostTxids, burst429Left, deafStream, arcForgotten, forgedProofs,
@@ -142,6 +147,10 @@ export type ChainSimulator = {
   arcRequests: () => number
   /** The last ARC requests answered (up to 5,000), oldest first; paths below /arc. */
   arcRequestRecords: () => ApiRequestRecord[]
+  /** Off: the ARC stand-in's Callbacker sends no callback (what changes meanwhile is lost). */
+  setArcCallbacks: (on: boolean) => void
+  /** The callbacks the ARC stand-in queued or sent (the last 1,000), oldest first. */
+  arcCallbacks: () => SentCallback[]
   close: () => Promise<void>
 }
 
@@ -155,6 +164,7 @@ export async function startChainSimulator({
   backgroundTxPerSecond = 2,
   arcApiKey,
   arcLimits = {},
+  arcCallbackPauseMs,
 }: {
   network?: 'main' | 'test'
   port?: number
@@ -171,6 +181,8 @@ export async function startChainSimulator({
   arcApiKey?: string
   /** The ARC stand-in's own request limit (none unless set). */
   arcLimits?: ArcLimits
+  /** The pause between two callbacks to one receiver (ARC's `pause`, 1 s by default). */
+  arcCallbackPauseMs?: number
 } = {}): Promise<ChainSimulator> {
   if (!Number.isFinite(backgroundTxPerSecond) || backgroundTxPerSecond < 0)
     throw new RangeError('backgroundTxPerSecond must be a number of transactions, 0 or more')
@@ -179,7 +191,7 @@ export async function startChainSimulator({
     stateFile,
     limits,
     pages,
-    arc: { apiKey: arcApiKey, limits: arcLimits },
+    arc: { apiKey: arcApiKey, limits: arcLimits, callbackPauseMs: arcCallbackPauseMs },
   })
   const server = http.createServer(requestListener(ctx))
   await new Promise<void>((resolve, reject) => {
@@ -218,6 +230,8 @@ export async function startChainSimulator({
     setArcLimits: ctx.arc.setLimits,
     arcRequests: ctx.arc.requests,
     arcRequestRecords: ctx.arc.records,
+    setArcCallbacks: ctx.arc.callbacker.setSending,
+    arcCallbacks: ctx.arc.callbacker.sent,
     close: () =>
       new Promise<void>((resolve) => {
         push.close()

@@ -4,6 +4,10 @@ import type { ChainState } from '../chain-state'
 import { BadRequest, createRequestLog, createRouter, send } from '../http'
 import { createRateGate } from '../rate-limit'
 import type { Faults } from '../routes/faults'
+import type { ArcCallbacker } from './callbacker'
+export type { SentCallback } from './callbacker'
+export { createArcCallbacker } from './callbacker'
+import { createArcCallbacker } from './callbacker'
 import { createArcLedger } from './ledger'
 import { problemBody } from './problems'
 import { mountArcRoutes } from './routes'
@@ -11,8 +15,10 @@ import { mountArcRoutes } from './routes'
 /**
  * The simulator's stand-in for ARC, served under /arc of the same server: its own request
  * record, Bearer key, per-second limit and outage switch, and the ledger of the transactions
- * submitted to it. Each request is counted and recorded, then refused while in outage (503),
- * without the key when one is set (401), or over the limit (429 with Retry-After), and routed.
+ * submitted to it, with the Callbacker that posts their status changes to whoever registered a
+ * callback (callbacker.ts). Each request is counted and recorded, then refused while in outage
+ * (503), without the key when one is set (401), or over the limit (429 with Retry-After), and
+ * routed.
  */
 
 export const ARC_PREFIX = '/arc'
@@ -29,13 +35,15 @@ export function createArcStandIn({
   faults,
   apiKey,
   limits = {},
+  callbacker = createArcCallbacker(),
 }: {
   state: ChainState
   faults: Faults
   apiKey?: string
   limits?: ArcLimits
+  callbacker?: ArcCallbacker
 }) {
-  const ledger = createArcLedger(state)
+  const ledger = createArcLedger(state, (answer) => callbacker.changed(answer))
   const log = createRequestLog()
   const gate = createRateGate(
     { perSecond: limits.perSecond },
@@ -43,7 +51,7 @@ export function createArcStandIn({
     (res, seconds) => send(res, 429, problemBody(429), 'json', { 'retry-after': String(seconds) }),
   )
   const api = createRouter()
-  mountArcRoutes(api, { state, ledger, faults })
+  mountArcRoutes(api, { state, ledger, faults, callbacker })
   const switches = { outage: false }
 
   const serveArc = async (
@@ -68,6 +76,7 @@ export function createArcStandIn({
 
   return {
     ledger,
+    callbacker,
     /** ARC requests answered so far, and the last of them. */
     requests: log.count,
     records: log.records,
@@ -84,6 +93,9 @@ export function createArcStandIn({
       await serveArc(req, res, url)
       return true
     },
-    close: ledger.close,
+    close() {
+      ledger.close()
+      callbacker.close()
+    },
   }
 }

@@ -18,7 +18,8 @@ const NULL_TXID = '00'.repeat(32)
  *   double spend attempted" when it had competitors.
  * - MINED_IN_STALE_BLOCK, keeping the stale block's data, once a reorg takes its block away
  *   (the chain tells no event of it: each answer looks again), until it is mined again.
- * `timestamp` is when the word last changed.
+ * `timestamp` is when the word last changed. Each change after the first word is told to the
+ * listener (`onChange`: the Callbacker's).
  */
 
 export type ArcTxStatus =
@@ -54,7 +55,10 @@ type Followed = {
 
 export type ArcLedger = ReturnType<typeof createArcLedger>
 
-export function createArcLedger(state: ChainState) {
+export function createArcLedger(
+  state: ChainState,
+  onChange: (answer: ArcStatusAnswer) => void = () => {},
+) {
   const followed = new Map<string, Followed>()
   /** Who follows each output's spending: the followed transactions spending it. */
   const byInput = new Map<string, Set<string>>()
@@ -94,6 +98,7 @@ export function createArcLedger(state: ChainState) {
     if (status !== f.status) {
       f.status = status
       f.changedAt = new Date().toISOString()
+      onChange(answerOf(f))
     }
     return f
   }

@@ -1,14 +1,19 @@
+import type http from 'node:http'
+
 import type { ChainState } from '../chain-state'
 import type { Router } from '../http'
 import { readJson, send } from '../http'
 import type { Faults } from '../routes/faults'
+import type { ArcCallbacker } from './callbacker'
 import type { ArcLedger } from './ledger'
 import { ArcRefusal, problemBody } from './problems'
 import { ARC_MINING_FEE, submitToArc } from './submit'
 
 /**
  * ARC's API as the stand-in serves it below /arc (the answers' shapes are in server.ts):
- * transactions by txid, submitting one or several, the policy and the health check.
+ * transactions by txid, submitting one or several, the policy and the health check. A
+ * submission's X-CallbackUrl (with X-CallbackToken and X-FullStatusUpdates) registers its
+ * transaction's callbacks with the Callbacker, as ARC's API takes them (doc/arc.json).
  */
 
 const TXID = /^[0-9a-f]{64}$/i
@@ -16,15 +21,22 @@ const HEX = /^(?:[0-9a-f]{2})+$/i
 
 export function mountArcRoutes(
   api: Router,
-  { state, ledger, faults }: { state: ChainState; ledger: ArcLedger; faults: Faults },
+  {
+    state,
+    ledger,
+    faults,
+    callbacker,
+  }: { state: ChainState; ledger: ArcLedger; faults: Faults; callbacker: ArcCallbacker },
 ) {
   /** One submission's answer: ARC's status, or its refusal (body and code). */
-  const submitOne = (rawTx: unknown) => {
+  const submitOne = (rawTx: unknown, req: http.IncomingMessage) => {
     if (typeof rawTx !== 'string' || !HEX.test(rawTx))
       return { status: 400, body: problemBody(400, { extraInfo: 'rawTx must be hex' }) }
     try {
       const answer = submitToArc({ state, ledger, rawTx: rawTx.toLowerCase() })
       faults.arcRemembers(answer.txid)
+      const registration = callbackOf(req)
+      if (registration) callbacker.register(answer.txid, registration)
       return { status: 200, body: answer }
     } catch (error) {
       if (error instanceof ArcRefusal) return { status: error.status, body: error.body() }
@@ -43,7 +55,7 @@ export function mountArcRoutes(
   })
   api.on('POST', '/v1/tx', async ({ req, res }) => {
     const body = (await readJson(req)) as { rawTx?: unknown }
-    const { status, body: answer } = submitOne(body?.rawTx)
+    const { status, body: answer } = submitOne(body?.rawTx, req)
     send(res, status, answer)
   })
   api.on('POST', '/v1/txs', async ({ req, res }) => {
@@ -54,7 +66,7 @@ export function mountArcRoutes(
     send(
       res,
       200,
-      body.map((entry) => submitOne((entry as { rawTx?: unknown } | null)?.rawTx).body),
+      body.map((entry) => submitOne((entry as { rawTx?: unknown } | null)?.rawTx, req).body),
     )
   })
   api.on('GET', '/v1/policy', ({ res }) =>
@@ -72,4 +84,20 @@ export function mountArcRoutes(
   api.on('GET', '/v1/health', ({ res }) =>
     send(res, 200, { healthy: true, version: 'simulator', reason: null }),
   )
+}
+
+/** The callback a submission registers: its X-CallbackUrl, when it is an http(s) URL. */
+function callbackOf(req: http.IncomingMessage) {
+  const url = header(req, 'x-callbackurl')
+  if (!url || !/^https?:\/\//.test(url)) return undefined
+  return {
+    url,
+    token: header(req, 'x-callbacktoken') || undefined,
+    fullStatusUpdates: header(req, 'x-fullstatusupdates')?.toLowerCase() === 'true',
+  }
+}
+
+const header = (req: http.IncomingMessage, name: string) => {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
 }

@@ -57,6 +57,13 @@ export function mountControlRoutes(control: Router, ctx: SimulatorContext) {
     ctx.arc.setOutage(Boolean(((await readJson(req)) as { on?: boolean }).on))
     send(res, 200, {})
   })
+  control.on('POST', '/simulator/arc/callbacks', async ({ req, res }) => {
+    ctx.arc.callbacker.setSending(Boolean(((await readJson(req)) as { on?: boolean }).on))
+    send(res, 200, {})
+  })
+  control.on('GET', '/simulator/arc/callbacks', ({ res }) =>
+    send(res, 200, { sending: ctx.arc.callbacker.sending(), sent: ctx.arc.callbacker.sent() }),
+  )
   control.on('POST', '/simulator/push', async ({ req, res }) => {
     ctx.push?.setPush(Boolean(((await readJson(req)) as { on?: boolean }).on))
     send(res, 200, {})
