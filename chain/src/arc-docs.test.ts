@@ -532,11 +532,15 @@ describe("ARC's callbacks, as the docs print them", () => {
     ])
     // Its merkle path is cut short in the docs: the receiver does not read it.
     expect(readArcCallbacks(fixture('callback-mined.json'))).toMatchObject([
-      { txid: '48ccf56b16ec11ddd9cfafc4f28492fb7e989d58594a0acd150a1592570ccd13', txStatus: 'MINED' },
+      {
+        txid: '48ccf56b16ec11ddd9cfafc4f28492fb7e989d58594a0acd150a1592570ccd13',
+        txStatus: 'MINED',
+      },
     ])
-    expect(
-      readArcCallbacks(fixture('callbacks-batched.json')).map((c) => c.txStatus),
-    ).toEqual(['DOUBLE_SPEND_ATTEMPTED', 'MINED'])
+    expect(readArcCallbacks(fixture('callbacks-batched.json')).map((c) => c.txStatus)).toEqual([
+      'DOUBLE_SPEND_ATTEMPTED',
+      'MINED',
+    ])
   })
 
   it('the receiver refuses what is no callback, saying why', () => {
@@ -619,7 +623,9 @@ describe("ARC's callbacks, as the docs print them", () => {
 
     sim.setArcCallbacks(false)
     sim.state.mine(1)
-    expect((await fetch(`${sim.arcUrl}/v1/tx/${txid}`).then((r) => r.json())) as object).toMatchObject({
+    expect(
+      (await fetch(`${sim.arcUrl}/v1/tx/${txid}`).then((r) => r.json())) as object,
+    ).toMatchObject({
       txStatus: 'REJECTED',
     })
     await sim.close()

@@ -39,6 +39,7 @@ describe('the chain source chosen by its settings', () => {
         url: sim.wocUrl,
         push: sim.socketUrl,
         arc: 'off',
+        arcCallback: 'off',
       })
       expect(source.txSource).toBeUndefined()
       const requestsBefore = sim.requests().length
@@ -77,6 +78,7 @@ describe('what the source says of itself', () => {
       url: 'https://api.whatsonchain.com/v1/bsv/main',
       push: 'wss://socket-v2.whatsonchain.com/websocket',
       arc: 'off',
+      arcCallback: 'off',
     })
     expect(JSON.stringify(said)).not.toContain('s3cret')
     expect(withoutQuery('ws://127.0.0.1:3100/websocket?x=1')).toBe('ws://127.0.0.1:3100/websocket')
@@ -140,7 +142,18 @@ describe('ARC beside the chain source', () => {
       settings({ url: 'https://user:pw@arc.taal.com/?key=s3cret', maxRequestsPerSecond: 10 }),
     ).describe
     expect(said.arc).toBe('https://arc.taal.com/')
+    expect(said.arcCallback).toBe('off')
     expect(JSON.stringify(said)).not.toContain('s3cret')
+    // The callback's token is a secret too: the description names only where callbacks go.
+    const withCallback = createChainSource(
+      settings({
+        url: 'https://arc.taal.com',
+        maxRequestsPerSecond: 10,
+        callback: { url: 'https://shop.example/api/arc/callback', token: 'cb-s3cret' },
+      }),
+    ).describe
+    expect(withCallback.arcCallback).toBe('https://shop.example/api/arc/callback')
+    expect(JSON.stringify(withCallback)).not.toContain('cb-s3cret')
     for (const url of ['ftp://arc.taal.com', 'arc.taal.com', 'wss://arc.taal.com'])
       expect(() => createChainSource(settings({ url, maxRequestsPerSecond: 10 }))).toThrow(
         'The ARC address must be an http:// or https:// address.',

@@ -1,4 +1,5 @@
 import { createArcClient } from './arc'
+import type { ArcCallbackRegistration } from './arc'
 import type { ChainFeed, ChainFeedOptions } from './feed'
 import { connectChainFeed } from './feed'
 import type { ChainSource, TransactionSource } from './types'
@@ -38,6 +39,8 @@ export type ArcSettings = {
   url: string
   apiKey?: string
   maxRequestsPerSecond: number
+  /** Where ARC reports each submitted payment's status changes (none: the worker only asks). */
+  callback?: ArcCallbackRegistration
 }
 
 /** What the push stream calls: the feed's options without its address. */
@@ -51,6 +54,8 @@ export type ChainSourceDescription = {
   push: string
   /** ARC's address, or 'off' when there is none. */
   arc: string
+  /** Where ARC's callbacks go, or 'off' when none are registered. */
+  arcCallback: string
 }
 
 export type ChainSourceAdapter = {
@@ -136,6 +141,7 @@ export function createChainSource(settings: ChainSourceSettings): ChainSourceAda
             baseUrl: arc.url,
             apiKey: arc.apiKey,
             maxRequestsPerSecond: arc.maxRequestsPerSecond,
+            callback: arc.callback,
           }),
         }
       : {}),
@@ -144,6 +150,7 @@ export function createChainSource(settings: ChainSourceSettings): ChainSourceAda
       url: withoutQuery(settings.apiUrl),
       push: settings.socketUrl ? withoutQuery(settings.socketUrl) : 'off',
       arc: arc ? withoutQuery(arc.url) : 'off',
+      arcCallback: arc?.callback ? withoutQuery(arc.callback.url) : 'off',
     },
   }
 }

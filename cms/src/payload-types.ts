@@ -75,6 +75,7 @@ export interface Config {
     leases: Lease;
     'rate-limits': RateLimit;
     'chain-health': ChainHealth;
+    'arc-callbacks': ArcCallback;
     'email-outbox': EmailOutbox;
     'webhook-deliveries': WebhookDelivery;
     media: Media;
@@ -103,6 +104,7 @@ export interface Config {
     leases: LeasesSelect<false> | LeasesSelect<true>;
     'rate-limits': RateLimitsSelect<false> | RateLimitsSelect<true>;
     'chain-health': ChainHealthSelect<false> | ChainHealthSelect<true>;
+    'arc-callbacks': ArcCallbacksSelect<false> | ArcCallbacksSelect<true>;
     'email-outbox': EmailOutboxSelect<false> | EmailOutboxSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
@@ -548,6 +550,25 @@ export interface ChainHealth {
    * Since when no look had succeeded, as that alert said.
    */
   outageSince?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "arc-callbacks".
+ */
+export interface ArcCallback {
+  id: number;
+  txid: string;
+  txStatus: string;
+  /**
+   * When ARC says the status changed (the callback's timestamp).
+   */
+  arcTimestamp?: string | null;
+  /**
+   * When the payment worker took it and asked ARC.
+   */
+  takenAt?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -1048,6 +1069,18 @@ export interface ChainHealthSelect<T extends boolean = true> {
   idleAt?: T;
   alertedAt?: T;
   outageSince?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "arc-callbacks_select".
+ */
+export interface ArcCallbacksSelect<T extends boolean = true> {
+  txid?: T;
+  txStatus?: T;
+  arcTimestamp?: T;
+  takenAt?: T;
   updatedAt?: T;
   createdAt?: T;
 }

@@ -3,6 +3,7 @@ import { buildConfig } from 'payload'
 import sharp from 'sharp'
 
 import { resolvePayloadSecret } from './bootstrap/secret'
+import { ArcCallbacks } from './collections/ArcCallbacks'
 import { ChainHealth } from './collections/ChainHealth'
 import { Counters } from './collections/Counters'
 import { Leases } from './collections/Leases'
@@ -60,6 +61,7 @@ export default buildConfig({
     Leases,
     RateLimits,
     ChainHealth,
+    ArcCallbacks,
     EmailOutbox,
     WebhookDeliveries,
     Media,

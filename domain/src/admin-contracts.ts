@@ -250,6 +250,18 @@ export type ChainSourceHealth = {
   lastAnswerAt: string | null
   /** Where WhatsOnChain and ARC said different things about a transaction, the newest first. */
   disagreements: ChainDisagreement[]
+  /** ARC's callbacks to the shop (ARC only): where they go, and how many came lately. */
+  callbacks?: ArcCallbacksHealth
+}
+
+/** ARC's callbacks as the shop received them (the worker asks ARC about each payment named). */
+export type ArcCallbacksHealth = {
+  /** Where ARC posts them; null when the shop registers none (ARC_CALLBACK_URL=off). */
+  url: string | null
+  /** When the last one came; null before one did (in the last day). */
+  lastAt: string | null
+  /** How many came in the last 24 hours. */
+  lastDay: number
 }
 
 /** WhatsOnChain and ARC said different things about one transaction, at `at`. */

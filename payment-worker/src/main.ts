@@ -2,10 +2,11 @@
  * The payment worker process (`npm start` runs it beside the web process): validates the
  * settings, starts Payload with the shop's config, and runs the loop until SIGTERM/SIGINT.
  */
-import { armFault, loadEmailRenderer } from '@shop/cms/engine'
+import { arcCallbackRegistration, armFault, loadEmailRenderer } from '@shop/cms/engine'
 import { holdProcessOpen, runProcess, settingsOrExit } from '@shop/cms/process'
 import { createLogger, prettyLogs } from '@shop/cms/process'
 import type { Env } from '@shop/cms/process'
+import type { ArcCallbackRegistration } from '@shop/chain'
 import { createChainSource } from '@shop/chain'
 import os from 'node:os'
 
@@ -26,7 +27,7 @@ async function main() {
   // (the web process never loads it).
   if (env.emailDelivery !== 'off') await loadEmailRenderer()
   // The chain source, chosen by the settings in one place (chain/src/source.ts).
-  const source = chainSourceOf(env)
+  const source = chainSourceOf(env, arcCallbackRegistration(payload, env))
   release()
   const lease = createLeaseHolder({
     payload,
@@ -62,6 +63,7 @@ async function main() {
       url: source.describe.url,
       push: pushUrl,
       arc: source.describe.arc,
+      arcCallback: source.describe.arcCallback,
       confirmations: env.confirmationsRequired,
       pollMs: env.workerFastPollMs,
     },
@@ -83,8 +85,11 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 }
 
-/** The chain source and, when ARC_URL is set, ARC beside it, from the settings. */
-function chainSourceOf(env: Env) {
+/**
+ * The chain source and, when ARC_URL is set, ARC beside it, from the settings; ARC's callbacks
+ * registered with every submission unless ARC_CALLBACK_URL is off.
+ */
+function chainSourceOf(env: Env, callback: ArcCallbackRegistration | undefined) {
   return createChainSource({
     kind: env.chainSource,
     apiUrl: env.wocApiUrl,
@@ -98,6 +103,7 @@ function chainSourceOf(env: Env) {
             url: env.arcUrl,
             apiKey: env.arcApiKey,
             maxRequestsPerSecond: env.arcMaxRequestsPerSecond,
+            callback,
           },
         }
       : {}),

@@ -229,6 +229,35 @@ describe('a deaf push stream', () => {
   })
 })
 
+describe('a double-spend', () => {
+  it('carries the competitor, unless it is not relayed (as WhatsOnChain keeps the first spend)', async () => {
+    sim = await startChainSimulator({ backgroundTxPerSecond: 0 })
+    const client = await listen(sim)
+    const relayed = await payment(sim)
+    await post(sim.wocUrl, '/tx/raw', { txhex: relayed.hex })
+    const { json } = await post(sim.url, '/simulator/double-spend', { txid: relayed.txid })
+    const competitor = (json as { txid: string }).txid
+    await until(() => client.mempool().some((h) => h.data.txid === competitor))
+
+    const held = await payment(sim)
+    await post(sim.wocUrl, '/tx/raw', { txhex: held.hex })
+    await until(() => client.mempool().some((h) => h.data.txid === held.txid))
+    const quiet = await post(sim.url, '/simulator/double-spend', {
+      txid: held.txid,
+      relayed: false,
+    })
+    expect(quiet.status).toBe(200)
+    const unrelayed = (quiet.json as { txid: string }).txid
+    // The chain has it (WhatsOnChain's API and ARC know it); the stream did not carry it.
+    expect(sim.state.status(unrelayed)).toEqual({ height: null })
+    await client.roundTrip()
+    expect(client.mempool().some((h) => h.data.txid === unrelayed)).toBe(false)
+    expect(
+      (await post(sim.url, '/simulator/double-spend', { txid: held.txid, relayed: 'no' })).status,
+    ).toBe(400)
+  })
+})
+
 describe('the faults endpoint', () => {
   it('refuses a deafStream that is not true or false, and says when it is on', async () => {
     sim = await startChainSimulator({ backgroundTxPerSecond: 0 })

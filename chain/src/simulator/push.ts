@@ -163,12 +163,15 @@ export function startPushServer({
   network,
   backgroundTxPerSecond,
   deaf,
+  relays = () => true,
 }: {
   server: http.Server
   state: ReturnType<typeof createChainState>
   network: 'main' | 'test'
   backgroundTxPerSecond: number
   deaf: () => boolean
+  /** Whether a transaction spending these outputs (`txid:vout`) is carried (the faults'). */
+  relays?: (inputs: readonly string[]) => boolean
 }): PushServer {
   let on = true
   const sockets = new WebSocketServer({
@@ -196,7 +199,8 @@ export function startPushServer({
   const unsubscribe = state.subscribe((event: ChainEvent) => {
     if (event.kind === 'block')
       return publish('woc:blockHeader', blockHeaderFrameData({ state, network }, event.header))
-    publish('woc:mempoolTx', mempoolFrameData(event.tx, network, event.txid))
+    const inputs = event.tx.inputs.map((i) => `${i.sourceTXID}:${i.sourceOutputIndex}`)
+    if (relays(inputs)) publish('woc:mempoolTx', mempoolFrameData(event.tx, network, event.txid))
   })
   const stopBackground = startBackgroundTraffic(
     backgroundTxPerSecond,

@@ -93,7 +93,10 @@ export type { SimulatorFaults } from './routes/faults'
  * For tests and the dev tools only, under /simulator:
  *   POST /simulator/mine { blocks? }            -> { height }
  *   POST /simulator/faucet { address, satoshis } -> { txid } (coinbase-style funding)
- *   POST /simulator/double-spend { txid }        -> { txid } (the conflicting transaction)
+ *   POST /simulator/double-spend { txid, relayed? } -> { txid } (the conflicting transaction;
+ *                                                  `relayed: false`: the push stream does not
+ *                                                  carry it, as WhatsOnChain's node, which keeps
+ *                                                  the spend it saw first, relays no competitor)
  *   POST /simulator/reorg { blocks }             -> { height }
  *   POST /simulator/outage { on }               -> {} (answers 503 to the WoC API while on)
  *   POST /simulator/arc/outage { on }           -> {} (answers 503 to the ARC API while on)
@@ -207,6 +210,7 @@ export async function startChainSimulator({
     network,
     backgroundTxPerSecond,
     deaf: ctx.faults.deafStream,
+    relays: ctx.faults.relays,
   })
   ctx.push = push
 

@@ -8,6 +8,7 @@ import type { Catalogue } from '../operations/products/catalogue'
 import type { Logger } from '../server/logger'
 import { requestLevel, requestLogOptions } from '../server/requestLog'
 import { adminRouter } from './admin'
+import { arcCallbackRouter } from './arc-callback'
 import { bsvPriceRouter } from './bsv-price'
 import { apiErrorHandler } from './errors'
 import { contentRouter } from './content'
@@ -19,7 +20,7 @@ import { testModeRouter } from './test-mode'
 
 /**
  * Every route of the shop's /api, in the spec's order (section 7), then the routes the spec
- * does not list (site texts, the shop's settings, test mode).
+ * does not list (site texts, the shop's settings, test mode, the receiver of ARC's callbacks).
  *
  * The catalogue and checkout come first and each has its own door: they are the hot paths under
  * a rush, answered without pino-http's per-request logger and compression's wrapping (checkout
@@ -62,6 +63,7 @@ export function apiRouter({
   router.use('/shop-config', shopConfigRouter())
   router.use('/admin', adminRouter({ payload, logger, publicUrl: env.publicUrl }))
   router.use('/test-mode', testModeRouter({ payload, logger }))
+  router.use('/arc/callback', arcCallbackRouter({ payload }))
 
   router.use((_req, res) => {
     res.status(404).json({ error: 'Not found.' })

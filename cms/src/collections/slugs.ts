@@ -16,6 +16,7 @@ export const slugs = {
   leases: 'leases',
   rateLimits: 'rate-limits',
   chainHealth: 'chain-health',
+  arcCallbacks: 'arc-callbacks',
 } as const
 
 export const globalSlugs = {

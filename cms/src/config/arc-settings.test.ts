@@ -57,4 +57,27 @@ describe('ARC_URL, ARC_API_KEY and ARC_MAX_REQUESTS_PER_SECOND', () => {
       /ARC_MAX_REQUESTS_PER_SECOND/,
     )
   })
+
+  it("sends ARC's callbacks to the shop's receiver at PUBLIC_URL unless ARC_CALLBACK_URL says otherwise", () => {
+    expect(loadEnv({ ...base, PORT: '3900' }).arcCallbackUrl).toBe(
+      'http://localhost:3900/api/arc/callback',
+    )
+    expect(
+      loadEnv({ ...production, ARC_URL: 'https://arc.taal.com' }).arcCallbackUrl,
+    ).toBe('https://shop.example.com/api/arc/callback')
+    expect(
+      loadEnv({
+        ...production,
+        ARC_URL: 'https://arc.taal.com',
+        ARC_CALLBACK_URL: 'https://callbacks.example.com/api/arc/callback',
+      }).arcCallbackUrl,
+    ).toBe('https://callbacks.example.com/api/arc/callback')
+    // No ARC, no callbacks; off turns them off.
+    expect(loadEnv(production).arcCallbackUrl).toBeUndefined()
+    expect(loadEnv({ ...base, ARC_URL: 'off' }).arcCallbackUrl).toBeUndefined()
+    expect(loadEnv({ ...base, ARC_CALLBACK_URL: 'off' }).arcCallbackUrl).toBeUndefined()
+    expect(() => loadEnv({ ...base, ARC_CALLBACK_URL: 'shop.example.com/cb' })).toThrow(
+      /ARC_CALLBACK_URL must be an http:\/\/ or https:\/\/ address, or off/,
+    )
+  })
 })

@@ -58,6 +58,18 @@ function arcUrlOf(
   return undefined
 }
 
+/** The path of the shop's receiver of ARC's callbacks (api/arc-callback.ts). */
+export const ARC_CALLBACK_PATH = '/api/arc/callback'
+
+function arcCallbackUrlOf(
+  setting: string | undefined,
+  arcUrl: string | undefined,
+  publicUrl: string,
+): string | undefined {
+  if (!arcUrl || setting === 'off') return undefined
+  return setting ?? `${publicUrl}${ARC_CALLBACK_PATH}`
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol)
@@ -113,6 +125,7 @@ const schema = z.object({
   ARC_URL: optionalText,
   ARC_API_KEY: optionalText,
   ARC_MAX_REQUESTS_PER_SECOND: z.coerce.number().positive().optional(),
+  ARC_CALLBACK_URL: optionalText,
   SIMULATOR_PORT: intFrom(3100, 1),
   EXPLORER_TX_URL: z.string().default('https://whatsonchain.com/tx/'),
 
@@ -216,6 +229,8 @@ function settingProblems(e: RawSettings, { isBuild }: { isBuild: boolean }): str
     problems.push('WOC_SOCKET_URL must be a ws:// or wss:// address, or off.')
   if (e.ARC_URL && e.ARC_URL !== 'off' && !isHttpUrl(e.ARC_URL))
     problems.push('ARC_URL must be an http:// or https:// address, or off.')
+  if (e.ARC_CALLBACK_URL && e.ARC_CALLBACK_URL !== 'off' && !isHttpUrl(e.ARC_CALLBACK_URL))
+    problems.push('ARC_CALLBACK_URL must be an http:// or https:// address, or off.')
   if (e.BSV_XPUB) {
     const problem = xpubProblem(e.BSV_XPUB)
     if (problem) problems.push(problem)
@@ -253,12 +268,13 @@ function toSettings(e: RawSettings) {
   const dataDir = fromRoot(e.DATA_DIR)
   const chainSource = e.CHAIN_SOURCE ?? (isProduction ? 'whatsonchain' : 'simulator')
   const arcUrl = arcUrlOf(e, chainSource)
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     /** Who may tell the shop a client's address (X-Forwarded-For): nobody unless set. */
     trustProxy: parseTrustProxy(e.TRUST_PROXY) as TrustProxy,
     logLevel: e.LOG_LEVEL,
@@ -299,6 +315,11 @@ function toSettings(e: RawSettings) {
     arcUrl,
     /** ARC's Bearer key (a secret: never logged). */
     arcApiKey: e.ARC_API_KEY,
+    /**
+     * Where ARC posts each followed payment's status changes (ARC_CALLBACK_URL; the shop's own
+     * receiver, PUBLIC_URL/api/arc/callback, unless set), or undefined: no ARC, or `off`.
+     */
+    arcCallbackUrl: arcCallbackUrlOf(e.ARC_CALLBACK_URL, arcUrl, publicUrl),
     /** Requests per second to ARC: 50 against the simulator's stand-in, 10 otherwise. */
     arcMaxRequestsPerSecond:
       e.ARC_MAX_REQUESTS_PER_SECOND ?? (!e.ARC_URL && arcUrl !== undefined ? 50 : 10),

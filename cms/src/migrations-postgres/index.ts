@@ -4,6 +4,7 @@ import * as migration_20261129_081147_query_plan_indexes from './20261129_081147
 import * as migration_20261129_081724_rush_settling from './20261129_081724_rush_settling'
 import * as migration_20261129_111000_rate_limits_unlogged from './20261129_111000_rate_limits_unlogged'
 import * as migration_20261207_040238_payment_proofs from './20261207_040238_payment_proofs'
+import * as migration_20261207_124428_arc_callbacks from './20261207_124428_arc_callbacks'
 
 export const migrations = [
   {
@@ -35,5 +36,10 @@ export const migrations = [
     up: migration_20261207_040238_payment_proofs.up,
     down: migration_20261207_040238_payment_proofs.down,
     name: '20261207_040238_payment_proofs',
+  },
+  {
+    up: migration_20261207_124428_arc_callbacks.up,
+    down: migration_20261207_124428_arc_callbacks.down,
+    name: '20261207_124428_arc_callbacks',
   },
 ]

@@ -19,6 +19,7 @@ import * as migration_20261129_075220_email_outbox_recent_index from './20261129
 import * as migration_20261129_081124_query_plan_indexes from './20261129_081124_query_plan_indexes'
 import * as migration_20261129_081732_rush_settling from './20261129_081732_rush_settling'
 import * as migration_20261207_040124_payment_proofs from './20261207_040124_payment_proofs'
+import * as migration_20261207_124413_arc_callbacks from './20261207_124413_arc_callbacks'
 
 export const migrations = [
   {
@@ -125,5 +126,10 @@ export const migrations = [
     up: migration_20261207_040124_payment_proofs.up,
     down: migration_20261207_040124_payment_proofs.down,
     name: '20261207_040124_payment_proofs',
+  },
+  {
+    up: migration_20261207_124413_arc_callbacks.up,
+    down: migration_20261207_124413_arc_callbacks.down,
+    name: '20261207_124413_arc_callbacks',
   },
 ]

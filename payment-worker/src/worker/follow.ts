@@ -1,4 +1,5 @@
 import type { TransactionReport } from '@shop/chain'
+import { stateOfTxStatus } from '@shop/chain'
 import { Transaction } from '@bsv/sdk'
 import type { Order, Payment } from '@shop/cms/engine'
 import { inOneTransaction, recordChainHealth, slugs } from '@shop/cms/engine'
@@ -21,8 +22,13 @@ import type { Disagreement, FollowedPayment, WorkerContext } from './state'
  * evidence there (a spent-output answer naming the competitor) with ARC not contradicting it
  * (process-order.ts, judgeMissing). Mined, ARC's report carries the merkle path the order's
  * confirmation is proven with (proofs.ts), which also carries a payment to PAID while
- * WhatsOnChain is down.
+ * WhatsOnChain is down. Where the shop registers ARC's callbacks, a callback that the payment's
+ * status changed brings its next ask forward to now (askOnCallback): a double-spend after the
+ * schedule's frequent asks is seen within seconds too, and no callback decides anything itself.
  */
+
+/** The statuses whose callback is worth an ask now: a competitor, a rejection, a block. */
+const CALLBACK_STATES = new Set(['double-spend', 'rejected', 'mined', 'stale'])
 
 /** A failed ask is tried again after this long (it still counts against the payment's asks). */
 const RETRY_MS = 3_000
@@ -153,6 +159,32 @@ export function countFollowAsk(ctx: WorkerContext, txid: string): boolean {
   return true
 }
 
+/**
+ * ARC called back: `txid`'s status is now `txStatus` (worker/arcCallbacks.ts). For a followed
+ * payment whose status is one worth asking about (a competitor, a rejection, a block) and not
+ * the one ARC last answered, the schedule's next ask is made now, ahead of the routine asks;
+ * once the schedule is spent, one of the asks after blocks. So a payment's calls to ARC stay
+ * within the schedule's count, and the ask's answer, not the callback, is what is judged. A
+ * payment not yet submitted is left alone: its submission is its next ask. Answers whether an
+ * ask was brought forward.
+ */
+export function askOnCallback(ctx: WorkerContext, txid: string, txStatus: string): boolean {
+  const followed = ctx.follow.payments.get(txid)
+  if (!followed?.submitted || !CALLBACK_STATES.has(stateOfTxStatus(txStatus))) return false
+  if (ctx.follow.reports.get(txid)?.sourceStatus === txStatus) return false
+  const now = ctx.clock()
+  if (followed.nextAt > now) {
+    if (!Number.isFinite(followed.nextAt)) {
+      if (followed.blockAsks >= ASKS_AFTER_BLOCKS) return false
+      followed.blockAsks += 1
+    }
+    followed.nextAt = now
+  }
+  followed.urgent = true
+  scheduleFollow(ctx, 0)
+  return true
+}
+
 async function askDue(ctx: WorkerContext) {
   const now = ctx.clock()
   const due = [...ctx.follow.payments.values()].filter((f) => f.nextAt <= now)
@@ -189,7 +221,8 @@ async function ask(ctx: WorkerContext, followed: FollowedPayment) {
     const hex = followed.hex ?? (await ctx.chain.getTransactionHex(followed.txid))
     report = await source.submit(hex)
     followed.submitted = true
-  } else report = await source.getTransaction(followed.txid)
+  } else report = await source.getTransaction(followed.txid, { urgent: followed.urgent })
+  followed.urgent = false
   ctx.follow.lastAnswerAt = new Date(ctx.clock())
   ctx.follow.reports.set(followed.txid, report)
   await noteStatus(ctx, followed, report)

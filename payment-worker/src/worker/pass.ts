@@ -1,5 +1,6 @@
 import { checkChainAlert, countChainLook, recordChainHealth } from '@shop/cms/engine'
 
+import { takeArcCallbacks } from './arcCallbacks'
 import { lookWithinBudget } from './calls'
 import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
@@ -31,13 +32,14 @@ export async function pass(ctx: WorkerContext) {
   if (looksFailed) throw looksFailed.error
 }
 
-/** What a pass asks the chain and records: new orders, re-checks, the looks. */
+/** What a pass asks the chain and records: new orders, re-checks, ARC's callbacks, the looks. */
 async function looks(ctx: WorkerContext) {
   const now = ctx.clock()
   ctx.run.passes += 1
   checkStreamTrust(ctx)
   await refreshWatchList(ctx, now)
   await pickUpRechecks(ctx, now)
+  await takeArcCallbacks(ctx)
   if (ctx.watch.size === 0) {
     ctx.run.backlog = false
     return

@@ -57,6 +57,8 @@ export type FollowedPayment = {
   /** The second source's own word at the last ask that was recorded on the payment. */
   recordedStatus: string | null
   doubted: boolean
+  /** The next ask was brought forward by a callback: it goes ahead of the routine asks. */
+  urgent?: boolean
 }
 
 /** Two sources' words on one transaction that do not agree, for the owner's chain-health card. */
@@ -209,6 +211,8 @@ export type WorkerContext = WorkerDeps & {
     running?: Promise<void>
     /** When the second source last answered. */
     lastAnswerAt: Date | null
+    /** When the kept callbacks were last pruned (arcCallbacks.ts). */
+    callbacksPrunedAt: number
   }
   /** Block headers the push stream carried, by height (proofs.ts). */
   proofs: { headers: Map<number, BlockHeader>; highestHeader: number }
@@ -281,6 +285,7 @@ export function createContext(
       reports: new Map(),
       disagreements: [],
       lastAnswerAt: null,
+      callbacksPrunedAt: Number.NEGATIVE_INFINITY,
     },
     proofs: { headers: new Map(), highestHeader: -1 },
     jobs: { next: [], mailBacklog: false },

@@ -6,13 +6,13 @@ import type { Payload } from 'payload'
 import { expect } from 'vitest'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
-import type { ChainSource } from '@shop/chain'
+import type { ArcCallbackRegistration, ChainSource } from '@shop/chain'
 import { createArcClient, createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
 import { api, paymentsOf, sqlite, startTestShop, waitFor, waitForStatus } from '@shop/cms/testing'
-import { loadEmailRenderer } from '@shop/cms/engine'
+import { ARC_CALLBACK_PATH, arcCallbackToken, loadEmailRenderer } from '@shop/cms/engine'
 import type { OrderStatus } from '@shop/domain'
 import { isOpen } from '../../src/watch/watched'
 
@@ -41,11 +41,14 @@ export async function startPaymentsHarness({
   worker: startWorker = true,
   clock,
   arc = true,
+  arcCallbacks = true,
 }: {
   env?: Record<string, string>
   worker?: boolean
   /** ARC's stand-in follows the payments beside WhatsOnChain (off: WhatsOnChain alone). */
   arc?: boolean
+  /** ARC's stand-in posts its callbacks to the shop's receiver (off: the worker only asks). */
+  arcCallbacks?: boolean
   /** The worker's clock (see startPaymentWorker). */
   clock?: () => number
 } = {}): Promise<PaymentsHarness> {
@@ -72,7 +75,10 @@ export async function startPaymentsHarness({
   const settings = loadEnv()
   const { logs, logger } = recordingLogger()
   const chain = simulatorClient(simulator)
-  const txSource = arc ? simulatorArcClient(simulator) : undefined
+  const callback = arcCallbacks
+    ? { url: `${shop.url}${ARC_CALLBACK_PATH}`, token: arcCallbackToken(shop.payload) }
+    : undefined
+  const txSource = arc ? simulatorArcClient(simulator, callback) : undefined
   // As the worker's main does: the e-mail renderer is loaded before the worker starts.
   await loadEmailRenderer()
   const worker = startPaymentWorker({
@@ -150,9 +156,15 @@ export function watchedOrderRow({
   }
 }
 
-/** An ARC client on the simulator's stand-in, without a request limit or retries. */
-export const simulatorArcClient = (simulator: Pick<ChainSimulator, 'arcUrl'>) =>
-  createArcClient({ baseUrl: simulator.arcUrl, maxRequestsPerSecond: 200, retries: 0 })
+/**
+ * An ARC client on the simulator's stand-in, without a request limit or retries; registering
+ * `callback` with its submissions when given.
+ */
+export const simulatorArcClient = (
+  simulator: Pick<ChainSimulator, 'arcUrl'>,
+  callback?: ArcCallbackRegistration,
+) =>
+  createArcClient({ baseUrl: simulator.arcUrl, maxRequestsPerSecond: 200, retries: 0, callback })
 
 /** A WhatsOnChain client on the simulator, without WhatsOnChain's request limit or retries. */
 export const simulatorClient = (simulator: Pick<ChainSimulator, 'wocUrl'>) =>

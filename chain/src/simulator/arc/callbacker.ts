@@ -44,7 +44,11 @@ export type SentCallback = {
   outcome: number | string
 }
 
-type Pending = { registration: CallbackRegistration; body: Record<string, unknown>; sent: SentCallback }
+type Pending = {
+  registration: CallbackRegistration
+  body: Record<string, unknown>
+  sent: SentCallback
+}
 
 export type ArcCallbacker = ReturnType<typeof createArcCallbacker>
 

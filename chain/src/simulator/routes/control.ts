@@ -1,3 +1,5 @@
+import { Transaction } from '@bsv/sdk'
+
 import { ChainRejection } from '../chain-state'
 import type { SimulatorContext } from '../context'
 import type { Router } from '../http'
@@ -32,11 +34,18 @@ export function mountControlRoutes(control: Router, ctx: SimulatorContext) {
     }
   })
   control.on('POST', '/simulator/double-spend', async ({ req, res }) => {
-    const body = (await readJson(req)) as { txid?: unknown }
+    const body = (await readJson(req)) as { txid?: unknown; relayed?: unknown }
     if (typeof body.txid !== 'string' || !/^[0-9a-f]{64}$/i.test(body.txid))
       return send(res, 400, { error: 'txid is required' })
+    if (body.relayed !== undefined && typeof body.relayed !== 'boolean')
+      return send(res, 400, { error: 'relayed must be true or false' })
+    const txid = body.txid.toLowerCase()
     try {
-      send(res, 200, { txid: state.doubleSpend(body.txid.toLowerCase()) })
+      if (body.relayed === false) {
+        const hex = state.getHex(txid)
+        if (hex) ctx.faults.holdBackSpendsOf(outpointsOf(hex))
+      }
+      send(res, 200, { txid: state.doubleSpend(txid) })
     } catch (error) {
       if (error instanceof ChainRejection) send(res, 400, { error: error.message })
       else throw error
@@ -71,4 +80,9 @@ export function mountControlRoutes(control: Router, ctx: SimulatorContext) {
   control.on('*', '/healthz', ({ res }) =>
     send(res, 200, { ok: true, height: state.height, apiRequests: ctx.log.count() }),
   )
+}
+
+/** The outputs a raw transaction spends, `txid:vout`. */
+function outpointsOf(hex: string): string[] {
+  return Transaction.fromHex(hex).inputs.map((i) => `${i.sourceTXID}:${i.sourceOutputIndex}`)
 }

@@ -51,6 +51,8 @@ export function createFaults() {
   let arcForgotten = new Set<string>()
   let forgedProofs = new Set<string>()
   let forgedHeaders = new Set<number>()
+  /** Outputs whose competing spends the push stream does not carry (`txid:vout`). */
+  const unrelayed = new Set<string>()
 
   const isLost = (txid: string) => {
     const until = lost.get(txid)
@@ -82,6 +84,7 @@ export function createFaults() {
       arcForgotten = new Set()
       forgedProofs = new Set()
       forgedHeaders = new Set()
+      unrelayed.clear()
     },
     isLost,
     hasHistoryError: (address: string) => erroring.has(address),
@@ -92,6 +95,16 @@ export function createFaults() {
       return burst.retryAfterSeconds
     },
     deafStream: () => deafStream,
+    /**
+     * From now on, a spend of these outputs is not published on the push stream (a double-spend
+     * with `relayed: false`): WhatsOnChain's node keeps the spend it saw first and relays no
+     * competitor of it, which reaches miners and ARC all the same.
+     */
+    holdBackSpendsOf(outpoints: readonly string[]) {
+      for (const outpoint of outpoints) unrelayed.add(outpoint)
+    },
+    /** Whether the push stream carries this transaction (no input held back). */
+    relays: (inputs: readonly string[]) => !inputs.some((outpoint) => unrelayed.has(outpoint)),
     /** Whether the ARC stand-in has forgotten this transaction. */
     arcForgets: (txid: string) => arcForgotten.has(txid),
     /** A forgotten transaction submitted to the ARC stand-in again: it knows it again. */

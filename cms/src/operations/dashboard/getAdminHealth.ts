@@ -1,4 +1,4 @@
-import type { AdminHealth, ChainSourceHealth, ChainUsage } from '@shop/domain'
+import type { AdminHealth, ArcCallbacksHealth, ChainSourceHealth, ChainUsage } from '@shop/domain'
 import type { Payload } from 'payload'
 
 import { slugs } from '../../collections/slugs'
@@ -68,12 +68,14 @@ async function chainUsageOf(payload: Payload, row: ChainHealth | null): Promise<
 async function chainSourcesOf({
   payload,
   env,
+  now,
   wocRow,
   wocUsage,
   arcRow,
 }: {
   payload: Payload
-  env: { wocApiUrl: string; arcUrl?: string | undefined }
+  env: { wocApiUrl: string; arcUrl?: string | undefined; arcCallbackUrl?: string | undefined }
+  now: Date
   wocRow: ChainHealth | null
   wocUsage: ChainUsage | null
   arcRow: ChainHealth | null
@@ -94,8 +96,37 @@ async function chainSourcesOf({
       usage: await chainUsageOf(payload, arcRow),
       lastAnswerAt: arcRow?.lastLookOkAt ?? null,
       disagreements: parseStoredDisagreements(arcRow?.stats),
+      callbacks: await arcCallbacksOf(payload, env.arcCallbackUrl, now),
     })
   return sources
+}
+
+/** ARC's callbacks of the last day (the worker prunes them after a day), and where they go. */
+async function arcCallbacksOf(
+  payload: Payload,
+  url: string | undefined,
+  now: Date,
+): Promise<ArcCallbacksHealth> {
+  const since = new Date(now.getTime() - 24 * 3_600_000).toISOString()
+  const [lastDay, last] = await Promise.all([
+    payload.count({
+      collection: slugs.arcCallbacks,
+      where: { createdAt: { greater_than: since } },
+    }),
+    payload.find({
+      collection: slugs.arcCallbacks,
+      sort: '-createdAt',
+      limit: 1,
+      depth: 0,
+      select: { createdAt: true },
+    }),
+  ])
+  const lastAt = last.docs[0]?.createdAt ?? null
+  return {
+    url: url ?? null,
+    lastAt: lastAt && lastAt > since ? lastAt : null,
+    lastDay: lastDay.totalDocs,
+  }
 }
 
 /** The outage the owner was alerted about, while no look has succeeded since the alert. */
@@ -119,7 +150,7 @@ export async function getAdminHealth({
 }: {
   payload: Payload
   env: Pick<Env, 'chainSource' | 'wocApiUrl' | 'emailDelivery' | 'chainAlertMinutes'> &
-    Partial<Pick<Env, 'arcUrl'>>
+    Partial<Pick<Env, 'arcUrl' | 'arcCallbackUrl'>>
   now?: Date
 }): Promise<AdminHealth> {
   const [lease, lastLook, chainRow, arcRow, pending, failed, lastSent, lastFailed] =
@@ -170,7 +201,14 @@ export async function getAdminHealth({
       lastCheckAt: lastLook.docs[0]?.updatedAt ?? null,
       lastLookOkAt: chainRow?.lastLookOkAt ?? null,
       usage,
-      sources: await chainSourcesOf({ payload, env, wocRow: chainRow, wocUsage: usage, arcRow }),
+      sources: await chainSourcesOf({
+        payload,
+        env,
+        now,
+        wocRow: chainRow,
+        wocUsage: usage,
+        arcRow,
+      }),
       alertAfterMinutes: env.chainAlertMinutes,
       outage: outageOf(chainRow),
     },

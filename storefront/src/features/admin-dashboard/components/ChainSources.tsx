@@ -5,8 +5,8 @@ import { dateTime, EXPLORER_TX_URL, relativeTime, shortHash } from '@/lib/admin/
 
 /**
  * One block per chain source the payment worker asks (WhatsOnChain, ARC): its last good answer,
- * its figures (calls today against the cap, errors of the last hour…), and where WhatsOnChain
- * and ARC said different things about a transaction.
+ * its figures (calls today against the cap, errors of the last hour…), ARC's callbacks, and
+ * where WhatsOnChain and ARC said different things about a transaction.
  */
 export function ChainSources({
   sources,
@@ -43,6 +43,7 @@ export function ChainSources({
           ) : (
             <p className="muted chain-source__none">No figures recorded yet.</p>
           )}
+          {source.callbacks ? <Callbacks callbacks={source.callbacks} now={now} /> : null}
           <Disagreements disagreements={source.disagreements} now={now} />
         </section>
       ))}
@@ -86,5 +87,43 @@ function Disagreements({
         ))}
       </ul>
     </div>
+  )
+}
+
+/**
+ * ARC's callbacks: how many came in the last day and when the last did, or that none came (ARC
+ * may not reach the shop's receiver: the worker then asks on its schedule alone), or that the
+ * shop registers none.
+ */
+function Callbacks({
+  callbacks,
+  now,
+}: {
+  callbacks: NonNullable<ChainSourceHealth['callbacks']>
+  now: number
+}) {
+  if (!callbacks.url)
+    return (
+      <p className="muted chain-source__callbacks">
+        Callbacks: off (ARC is asked on the worker&rsquo;s schedule only).
+      </p>
+    )
+  return (
+    <p className="chain-source__callbacks">
+      Callbacks:{' '}
+      {callbacks.lastAt ? (
+        <>
+          {callbacks.lastDay === 1 ? 'one' : callbacks.lastDay} in the last 24 hours, the last{' '}
+          <time dateTime={callbacks.lastAt} title={dateTime(callbacks.lastAt)}>
+            {relativeTime(callbacks.lastAt, now)}
+          </time>
+        </>
+      ) : (
+        'none in the last 24 hours'
+      )}{' '}
+      <span className="muted admin-mono chain-source__callback-url" title={callbacks.url}>
+        to {callbacks.url}
+      </span>
+    </p>
   )
 }

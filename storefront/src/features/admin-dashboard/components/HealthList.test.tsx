@@ -1,4 +1,4 @@
-import type { AdminHealth, ChainUsage } from '@shop/domain'
+import type { AdminHealth, ChainSourceHealth, ChainUsage } from '@shop/domain'
 import { render, screen, within } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
@@ -230,6 +230,39 @@ describe('the shop health', () => {
     expect(regions[1]!.textContent).toContain('Last answer: none yet')
     expect(regions[1]!.textContent).toContain('No figures recorded yet.')
     expect(within(regions[0]!).getByTestId('chain-calls-today')).toBeTruthy()
+  })
+
+  it("says how ARC's callbacks come: how many lately and the last, none, or off", () => {
+    const now = Date.parse('2026-12-07T10:00:00Z')
+    const arc = (callbacks: ChainSourceHealth['callbacks']): ChainSourceHealth => ({
+      name: 'ARC',
+      origin: 'https://arc.taal.com',
+      usage: null,
+      lastAnswerAt: null,
+      disagreements: [],
+      callbacks,
+    })
+    const url = 'https://shop.example.com/api/arc/callback'
+    const line = (callbacks: ChainSourceHealth['callbacks']) => {
+      const { container, unmount } = render(<ChainSources now={now} sources={[arc(callbacks)]} />)
+      const text = container.querySelector('.chain-source__callbacks')?.textContent ?? null
+      unmount()
+      return text
+    }
+    expect(line({ url, lastAt: '2026-12-07T09:57:00Z', lastDay: 12 })).toBe(
+      `Callbacks: 12 in the last 24 hours, the last 3 minutes ago to ${url}`,
+    )
+    expect(line({ url, lastAt: '2026-12-07T09:59:50Z', lastDay: 1 })).toMatch(
+      /^Callbacks: one in the last 24 hours, the last/,
+    )
+    expect(line({ url, lastAt: null, lastDay: 0 })).toBe(
+      `Callbacks: none in the last 24 hours to ${url}`,
+    )
+    expect(line({ url: null, lastAt: null, lastDay: 0 })).toBe(
+      'Callbacks: off (ARC is asked on the worker’s schedule only).',
+    )
+    // WhatsOnChain offers none: no line at all.
+    expect(line(undefined)).toBeNull()
   })
 
   it('draws no figures before the worker recorded any', () => {
