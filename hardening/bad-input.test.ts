@@ -2,7 +2,7 @@ import type { Router } from 'express'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { slugs } from '@shop/cms/engine'
+import { arcCallbackToken, slugs } from '@shop/cms/engine'
 import { productForm, runSql, validFields } from '@shop/cms/testing'
 import { XHR } from '@shop/cms/testing'
 import {
@@ -47,6 +47,8 @@ type Endpoint = {
   /** A valid body, mutated one field at a time (and the field names for random bodies). */
   valid?: Record<string, unknown>
   query?: string[]
+  /** Headers a well-formed call carries (the generated headers still override them). */
+  headers?: () => Record<string, string>
 }
 
 let h: HardeningShop
@@ -82,6 +84,20 @@ const PUBLIC: Endpoint[] = [
     valid: { amountBSV: '0.0001' },
   },
   { method: 'POST', path: '/api/test-mode/mine', admin: false, body: 'json', valid: {} },
+  {
+    method: 'POST',
+    path: '/api/arc/callback',
+    admin: false,
+    body: 'json',
+    // doc/arc.json's doubleSpendAttempted example, with ARC's Bearer token.
+    valid: {
+      timestamp: '2024-03-26T16:02:29.655390092Z',
+      competingTxs: ['505097ba93702491a8a8e5c195a3d2706baf9d43af5e8898aeace0e251f240d2'],
+      txid: '3d7770a2c3bbf890fe69ad33faadd3efb470b60d05b071eaa86e6597d480e111',
+      txStatus: 'DOUBLE_SPEND_ATTEMPTED',
+    },
+    headers: () => ({ authorization: `Bearer ${arcCallbackToken(h.shop.payload)}` }),
+  },
   { method: 'GET', path: '/api/:unknown', admin: false, body: 'none' },
   { method: 'GET', path: '/download/pdf/:token', admin: false, body: 'none' },
   { method: 'GET', path: '/test-mode/outbox', admin: false, body: 'none' },
@@ -398,7 +414,7 @@ async function send(endpoint: Endpoint, c: Case): Promise<{ path: string; respon
   let path = endpoint.path.replace(/:(\w+)/g, (_m, name: string) => c.segments[name] ?? '')
   if (c.query.length)
     path += `?${c.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')}`
-  const headers: Record<string, string> = { ...c.headers }
+  const headers: Record<string, string> = { ...endpoint.headers?.(), ...c.headers }
   if (endpoint.admin) {
     // Mostly a well-formed admin call (deep paths); the generated headers still override it.
     headers.cookie = c.headers.cookie ?? adminCookie

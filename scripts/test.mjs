@@ -175,6 +175,8 @@ const POSTGRES_SUITES = [
   // Every query of the worker and its jobs planned and measured on 20,000 past orders.
   'cms/test/db/query-plans.test.ts',
   'cms/test/admin/dashboard.test.ts',
+  'cms/test/admin/chain-health.test.ts',
+  'cms/test/rules/arc-callbacks-every-door.test.ts',
   'payment-worker/test/payments/checkout-flow.test.ts',
   'payment-worker/test/payments/payment-cases.test.ts',
   'payment-worker/test/payments/revived.test.ts',
@@ -190,6 +192,7 @@ const POSTGRES_SUITES = [
   'payment-worker/test/payments/owner-actions.test.ts',
   'payment-worker/test/payments/paid-over-in-one-step.test.ts',
   'payment-worker/test/payments/second-source.test.ts',
+  'payment-worker/test/payments/arc-callbacks.test.ts',
   'payment-worker/test/lease.test.ts',
   'payment-worker/test/watch-list-reads.test.ts',
   // A rush of 300 paid orders settled together, the worker SIGKILLed in the middle.

@@ -62,9 +62,9 @@ describe('ARC_URL, ARC_API_KEY and ARC_MAX_REQUESTS_PER_SECOND', () => {
     expect(loadEnv({ ...base, PORT: '3900' }).arcCallbackUrl).toBe(
       'http://localhost:3900/api/arc/callback',
     )
-    expect(
-      loadEnv({ ...production, ARC_URL: 'https://arc.taal.com' }).arcCallbackUrl,
-    ).toBe('https://shop.example.com/api/arc/callback')
+    expect(loadEnv({ ...production, ARC_URL: 'https://arc.taal.com' }).arcCallbackUrl).toBe(
+      'https://shop.example.com/api/arc/callback',
+    )
     expect(
       loadEnv({
         ...production,

@@ -3,6 +3,7 @@ import type { AdminStats } from '@shop/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { slugs } from '../../src/collections/slugs'
+import { arcCallbackToken } from '../../src/operations/arcCallbacks/token'
 import { recordChainHealth } from '../../src/operations/chainHealth/recordChainHealth'
 import type { TestShop } from '../support/testShop'
 import { startTestShop } from '../support/testShop'
@@ -91,6 +92,11 @@ describe("the chain source's health on the dashboard", () => {
         usage: null,
         lastAnswerAt: null,
         disagreements: [],
+        callbacks: {
+          url: expect.stringMatching(/\/api\/arc\/callback$/),
+          lastAt: null,
+          lastDay: 0,
+        },
       },
     ])
 
@@ -270,7 +276,35 @@ describe("the chain source's health on the dashboard", () => {
         errorsLastHour: [{ kind: 'server', count: 4 }],
       }),
       disagreements: [disagreement],
+      callbacks: { url: 'http://localhost:3000/api/arc/callback', lastAt: null, lastDay: 0 },
     })
+  })
+
+  it("counts ARC's callbacks of the last day and says when the last came", async () => {
+    const at = (await health()).sources[1]!.callbacks
+    expect(at).toEqual({ url: 'http://localhost:3000/api/arc/callback', lastAt: null, lastDay: 0 })
+    const received = await fetch(`${shop.url}/api/arc/callback`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${arcCallbackToken(shop.payload)}`,
+      },
+      body: JSON.stringify({
+        count: 2,
+        callbacks: [
+          {
+            timestamp: new Date().toISOString(),
+            txid: 'e'.repeat(64),
+            txStatus: 'SEEN_ON_NETWORK',
+          },
+          { timestamp: new Date().toISOString(), txid: 'e'.repeat(64), txStatus: 'MINED' },
+        ],
+      }),
+    })
+    expect(received.status).toBe(200)
+    const callbacks = (await health()).sources[1]!.callbacks!
+    expect(callbacks.lastDay).toBe(2)
+    expect(Date.now() - Date.parse(callbacks.lastAt!)).toBeLessThan(60_000)
   })
 
   it("keeps ARC's disagreements across writes, each once, the newest 20 first", async () => {

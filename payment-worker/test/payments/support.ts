@@ -163,8 +163,7 @@ export function watchedOrderRow({
 export const simulatorArcClient = (
   simulator: Pick<ChainSimulator, 'arcUrl'>,
   callback?: ArcCallbackRegistration,
-) =>
-  createArcClient({ baseUrl: simulator.arcUrl, maxRequestsPerSecond: 200, retries: 0, callback })
+) => createArcClient({ baseUrl: simulator.arcUrl, maxRequestsPerSecond: 200, retries: 0, callback })
 
 /** A WhatsOnChain client on the simulator, without WhatsOnChain's request limit or retries. */
 export const simulatorClient = (simulator: Pick<ChainSimulator, 'wocUrl'>) =>
