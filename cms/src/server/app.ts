@@ -19,6 +19,7 @@ import { precompressedFiles } from './precompressed'
 import { storefrontPage } from './storefrontPage'
 import { serveUserFiles } from './userFiles'
 import { fileStoreOf } from '../storage'
+import { dropBodiesOfBodilessRequests } from './bodilessRequests'
 import { canonicalPath } from './canonicalPath'
 import { cmsContentSecurityPolicy } from './cmsCsp'
 import { closeFirstRegister, hideMigrations, limitCmsAuth } from './cmsDoors'
@@ -67,6 +68,9 @@ export function createApp({
 }: CreateAppArgs): Express {
   const app = express()
   app.disable('x-powered-by')
+  // A body sent with a GET is read before the answer, so the answer is not reset
+  // (bodilessRequests.ts).
+  app.use(dropBodiesOfBodilessRequests)
   // Every guard below sees a path in one spelling only (canonicalPath.ts).
   app.use(canonicalPath)
   // Each request is one writer scope: a write Payload makes beside the transaction it opened
