@@ -62,6 +62,7 @@ const COLLECTIONS: Record<string, Row> = {
   [slugs.counters]: row(adminOnly, nobody),
   [slugs.leases]: row(adminOnly, nobody),
   [slugs.chainHealth]: row(adminOnly, nobody),
+  [slugs.arcCallbacks]: row(adminOnly, nobody),
   [slugs.rateLimits]: row(adminOnly, nobody),
   [slugs.emailOutbox]: row(adminOnly, nobody),
   [slugs.webhookDeliveries]: row(adminOnly, nobody),
@@ -171,6 +172,12 @@ beforeAll(async () => {
     await shop.payload.create({
       collection: slugs.chainHealth,
       data: { name: 'table-chain-source', lastLookOkAt: now },
+    })
+  ).id
+  ids[slugs.arcCallbacks] = (
+    await shop.payload.create({
+      collection: slugs.arcCallbacks,
+      data: { txid: 'ab'.repeat(32), txStatus: 'MINED', arcTimestamp: now },
     })
   ).id
   ids[slugs.rateLimits] = (
