@@ -72,6 +72,24 @@ function shapeProblems(answer: unknown, docs: unknown, at = '$'): string[] {
 const expectDocsShape = (answer: unknown, fixtureName: string) =>
   expect(shapeProblems(answer, fixture(fixtureName))).toEqual([])
 
+/** A signed payment from fresh funding on `sim`, not yet on the chain. */
+async function signedPayment(sim: ChainSimulator, fee = 500) {
+  const key = PrivateKey.fromRandom()
+  const funding = sim.state.mint(key.toAddress('testnet'), 20_000 + fee)
+  const tx = new Transaction()
+  tx.addInput({
+    sourceTransaction: Transaction.fromHex(sim.state.getHex(funding)!),
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(key),
+  })
+  tx.addOutput({
+    lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')),
+    satoshis: 20_000,
+  })
+  await tx.sign()
+  return { hex: tx.toHex(), txid: tx.id('hex') }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The stand-in, asked as a client would.
 
@@ -99,23 +117,7 @@ describe("the simulator's ARC stand-in answers in the docs' shapes", () => {
     }
   }
 
-  /** A signed payment from fresh funding, not yet on the chain. */
-  async function payment(fee = 500) {
-    const key = PrivateKey.fromRandom()
-    const funding = sim.state.mint(key.toAddress('testnet'), 20_000 + fee)
-    const tx = new Transaction()
-    tx.addInput({
-      sourceTransaction: Transaction.fromHex(sim.state.getHex(funding)!),
-      sourceOutputIndex: 0,
-      unlockingScriptTemplate: new P2PKH().unlock(key),
-    })
-    tx.addOutput({
-      lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')),
-      satoshis: 20_000,
-    })
-    await tx.sign()
-    return { hex: tx.toHex(), txid: tx.id('hex') }
-  }
+  const payment = (fee?: number) => signedPayment(sim, fee)
 
   it('SEEN_ON_NETWORK, as submitted (POST /v1/tx and /v1/txs) and asked (GET)', async () => {
     const { hex, txid } = await payment()
@@ -495,22 +497,7 @@ describe("ARC's callbacks, as the docs print them", () => {
     expect(received).toHaveLength(count)
   }
 
-  async function payment() {
-    const key = PrivateKey.fromRandom()
-    const funding = sim.state.mint(key.toAddress('testnet'), 20_500)
-    const tx = new Transaction()
-    tx.addInput({
-      sourceTransaction: Transaction.fromHex(sim.state.getHex(funding)!),
-      sourceOutputIndex: 0,
-      unlockingScriptTemplate: new P2PKH().unlock(key),
-    })
-    tx.addOutput({
-      lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress('testnet')),
-      satoshis: 20_000,
-    })
-    await tx.sign()
-    return { hex: tx.toHex(), txid: tx.id('hex') }
-  }
+  const payment = () => signedPayment(sim)
 
   const submitWith = (hex: string, headers: Record<string, string>) =>
     fetch(`${sim.arcUrl}/v1/tx`, {

@@ -19,7 +19,6 @@ export {
   createArcClient,
   ARC_TX_STATES,
   stateOfTxStatus,
-  ARC_CALLBACK_BATCH_MAX,
   readArcCallbacks,
   UnreadableCallback,
 } from './arc'

@@ -1,4 +1,4 @@
-import { isTxid } from './report'
+import { isObject, isTxid } from './report'
 
 /**
  * ARC's callbacks (doc/README.md, "Callbacks" and "Callbacker"): a transaction submitted with
@@ -27,9 +27,6 @@ export type ArcCallback = { txid: string; txStatus: string; timestamp: string }
 export const ARC_CALLBACK_BATCH_MAX = 50
 
 export class UnreadableCallback extends Error {}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** The headers `POST /v1/tx` carries to register `registration` (single callbacks, all statuses). */
 export function callbackHeaders(registration: ArcCallbackRegistration): Record<string, string> {

@@ -6,6 +6,7 @@ import type { ArcAnswer, ArcOptions } from './http'
 import { createArcRequests, describeBody } from './http'
 import {
   describeProblem,
+  isObject,
   isTxid,
   problemOf,
   reportOf,
@@ -15,12 +16,7 @@ import {
 
 export type { ArcOptions } from './http'
 export type { ArcCallback, ArcCallbackRegistration } from './callback'
-export {
-  ARC_CALLBACK_BATCH_MAX,
-  callbackHeaders,
-  readArcCallbacks,
-  UnreadableCallback,
-} from './callback'
+export { readArcCallbacks, UnreadableCallback } from './callback'
 export { ARC_TX_STATES, stateOfTxStatus } from './report'
 
 /**
@@ -61,9 +57,6 @@ export { ARC_TX_STATES, stateOfTxStatus } from './report'
  */
 
 export type ArcClient = TransactionSource & { stats: () => ChainSourceStats; baseUrl: string }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 const hasTxStatus = (body: unknown) => isObject(body) && typeof body.txStatus === 'string'
 

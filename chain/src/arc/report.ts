@@ -52,7 +52,7 @@ export const unknownReport = (txid: string): TransactionReport => ({
   timestamp: null,
 })
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** An optional text field: absent, null and "" are none (ARC writes "" for nothing). */

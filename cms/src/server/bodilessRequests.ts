@@ -11,6 +11,12 @@ const MAX_DROPPED_BYTES = 1024 * 1024
  * unread bytes make the close a reset that can cut the answer short (seen as ECONNRESET by the
  * client). A body over MAX_DROPPED_BYTES is refused with 413, and the connection closed.
  */
+const refuse = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) =>
+  res
+    .status(413)
+    .set('Connection', 'close')
+    .json({ error: `A ${req.method} request carries no body; this one is over 1 MB.` })
+
 export const dropBodiesOfBodilessRequests: RequestHandler = (req, res, next) => {
   const declared = Number(req.headers['content-length'] ?? 0)
   const chunked = req.headers['transfer-encoding'] !== undefined
@@ -19,10 +25,7 @@ export const dropBodiesOfBodilessRequests: RequestHandler = (req, res, next) => 
     return
   }
   if (declared > MAX_DROPPED_BYTES) {
-    res
-      .status(413)
-      .set('Connection', 'close')
-      .json({ error: `A ${req.method} request carries no body; this one is over 1 MB.` })
+    refuse(req, res)
     return
   }
   let read = 0
@@ -31,10 +34,7 @@ export const dropBodiesOfBodilessRequests: RequestHandler = (req, res, next) => 
     if (read <= MAX_DROPPED_BYTES) return
     req.off('data', onData)
     req.off('end', onEnd)
-    res
-      .status(413)
-      .set('Connection', 'close')
-      .json({ error: `A ${req.method} request carries no body; this one is over 1 MB.` })
+    refuse(req, res)
   }
   const onEnd = () => next()
   req.on('data', onData)

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainFeed } from '@shop/chain'
-import { connectChainFeed } from '@shop/chain'
 import { ARC_CALLBACK_PATH, arcCallbackToken, slugs } from '@shop/cms/engine'
 import type { Product } from '@shop/cms/engine'
 import { ASK_AT_MS } from '../../src/watch/followSchedule'
 import { STREAM_TRUST_FRAMES, STREAM_TRUST_WINDOW_MS } from '../../src/watch/stream'
 import type { PaymentsHarness } from './support'
 import {
+  connectSimulatorFeed,
   createOrder,
   getOrder,
   payInTestMode,
@@ -45,16 +45,7 @@ beforeAll(async () => {
     clock: () => Date.now() + ahead,
   })
   printedId = await productIdOf(h.shop.payload, 'PHYSICAL')
-  feed = connectChainFeed({
-    url: h.simulator.socketUrl,
-    onTransaction: (tx) => {
-      mempoolFrames.push(Date.now())
-      h.worker.pushed.transaction(tx)
-    },
-    onBlock: ({ height, header }) => h.worker.pushed.block(height, header),
-    onStatus: ({ connected }) => h.worker.pushed.connected(connected),
-    reconnectDelayMs: () => 50,
-  })
+  feed = connectSimulatorFeed(h, mempoolFrames)
   await waitFor(async () => feed!.connected())
 })
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ChainFeed, ChainSource } from '@shop/chain'
-import { connectChainFeed } from '@shop/chain'
 import { payFromTestWallet } from '@shop/chain/simulator'
 import { slugs } from '@shop/cms/engine'
 import type { Product } from '@shop/cms/engine'
@@ -9,6 +8,7 @@ import { STREAM_TRUST_FRAMES, STREAM_TRUST_WINDOW_MS } from '../../src/watch/str
 import { startPaymentWorker } from '../../src/worker'
 import type { PaymentsHarness } from './support'
 import {
+  connectSimulatorFeed,
   createOrder,
   getOrder,
   payInTestMode,
@@ -52,16 +52,7 @@ afterAll(async () => {
 
 /** The push stream on (the simulator's, carrying its background mempool) until it is trusted. */
 async function streamOn() {
-  feed = connectChainFeed({
-    url: h.simulator.socketUrl,
-    onTransaction: (tx) => {
-      mempoolFrames.push(Date.now())
-      h.worker.pushed.transaction(tx)
-    },
-    onBlock: ({ height, header }) => h.worker.pushed.block(height, header),
-    onStatus: ({ connected }) => h.worker.pushed.connected(connected),
-    reconnectDelayMs: () => 50,
-  })
+  feed = connectSimulatorFeed(h, mempoolFrames)
   await waitFor(async () => feed!.connected())
   await waitFor(
     async () =>

@@ -6,8 +6,8 @@ import type { Payload } from 'payload'
 import { expect } from 'vitest'
 import type { ChainSimulator } from '@shop/chain/simulator'
 import { startChainSimulator } from '@shop/chain/simulator'
-import type { ArcCallbackRegistration, ChainSource } from '@shop/chain'
-import { createArcClient, createWhatsOnChainClient } from '@shop/chain'
+import type { ArcCallbackRegistration, ChainFeed, ChainSource } from '@shop/chain'
+import { connectChainFeed, createArcClient, createWhatsOnChainClient } from '@shop/chain'
 import type { PaymentWorker } from '../../src/worker'
 import { startPaymentWorker } from '../../src/worker'
 import type { TestShop } from '@shop/cms/testing'
@@ -101,6 +101,23 @@ export async function startPaymentsHarness({
       await simulator.close()
     },
   }
+}
+
+/**
+ * The simulator's push stream, connected to the harness's worker as the worker's main connects
+ * WhatsOnChain's; `heard` notes each mempool frame's arrival (for the stream's trust).
+ */
+export function connectSimulatorFeed(h: PaymentsHarness, heard: number[]): ChainFeed {
+  return connectChainFeed({
+    url: h.simulator.socketUrl,
+    onTransaction: (tx) => {
+      heard.push(Date.now())
+      h.worker.pushed.transaction(tx)
+    },
+    onBlock: ({ height, header }) => h.worker.pushed.block(height, header),
+    onStatus: ({ connected }) => h.worker.pushed.connected(connected),
+    reconnectDelayMs: () => 50,
+  })
 }
 
 /** A worker's logger that keeps every line it is given (message, level and fields). */
