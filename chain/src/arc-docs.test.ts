@@ -606,7 +606,8 @@ describe("ARC's callbacks, as the docs print them", () => {
       'DOUBLE_SPEND_ATTEMPTED',
       'DOUBLE_SPEND_ATTEMPTED',
     ])
-    expect(sim.arcCallbacks()).toMatchObject([{ attempts: 3, outcome: 200 }])
+    // The receiver has the third attempt before the stand-in has its answer.
+    await expect.poll(() => sim.arcCallbacks()).toMatchObject([{ attempts: 3, outcome: 200 }])
 
     sim.setArcCallbacks(false)
     sim.state.mine(1)
