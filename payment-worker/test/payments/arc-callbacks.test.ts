@@ -130,7 +130,7 @@ describe("ARC's callbacks", () => {
       sent.every((c) => c.authorization === `Bearer ${arcCallbackToken(h.shop.payload)}`),
     ).toBe(true)
     // Taken by the shop (the stand-in notes the answer once it has it).
-    await waitFor(() =>
+    await waitFor(async () =>
       h.simulator
         .arcCallbacks()
         .some(
