@@ -73,6 +73,22 @@ const expectDocsShape = (answer: unknown, fixtureName: string) =>
   expect(shapeProblems(answer, fixture(fixtureName))).toEqual([])
 
 /** A signed payment from fresh funding on `sim`, not yet on the chain. */
+/** A signed transaction spending a parent no chain has (for the docs' answers, never sent on). */
+async function unbroadcastTransaction() {
+  const key = PrivateKey.fromRandom()
+  const parent = new Transaction()
+  parent.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 10_000 })
+  const tx = new Transaction()
+  tx.addInput({
+    sourceTransaction: parent,
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(key),
+  })
+  tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 9_000 })
+  await tx.sign()
+  return tx
+}
+
 async function signedPayment(sim: ChainSimulator, fee = 500) {
   const key = PrivateKey.fromRandom()
   const funding = sim.state.mint(key.toAddress('testnet'), 20_000 + fee)
@@ -166,8 +182,13 @@ describe("the simulator's ARC stand-in answers in the docs' shapes", () => {
       sim.state.header(height)!.merkleRoot,
     )
     expectDocsShape(mined.json, 'get-tx-mined.json')
-    // Submitted again: ARC answers the status it has now.
+    // Submitted again: ARC answers the status it has now, alone or in a list.
     expectDocsShape((await ask('POST', '/v1/tx', { rawTx: hex })).json, 'post-tx-mined.json')
+    const again = await ask('POST', '/v1/txs', [{ rawTx: hex }])
+    expectDocsShape(again.json, 'post-txs-mined.json')
+    expect((again.json as unknown as { merklePath: string }[])[0]!.merklePath).toBe(
+      mined.json.merklePath,
+    )
     sim.state.reorg(1)
     const stale = await ask('GET', `/v1/tx/${txid}`)
     expect(stale.json).toMatchObject({ txStatus: 'MINED_IN_STALE_BLOCK', blockHeight: height })
@@ -273,6 +294,8 @@ describe("the ARC client reads the docs' answers", () => {
   const statuses = new Map<string, string>()
   /** What POST /v1/tx answers: a fixture and its HTTP status. */
   let submitAnswer = { name: 'post-tx-seen-on-network.json', status: 200 }
+  /** What POST /v1/txs answers. */
+  let submitAllAnswer = { name: 'post-txs-mined.json', status: 200 }
   /** The next answers are these, before the fixtures (a 429 or a 503). */
   let before: { status: number; headers?: Record<string, string>; name?: string }[] = []
   let requiredKey: string | undefined
@@ -303,6 +326,8 @@ describe("the ARC client reads the docs' answers", () => {
         }
         if (req.method === 'POST' && url.pathname === '/v1/tx')
           return answer(submitAnswer.status, submitAnswer.name)
+        if (req.method === 'POST' && url.pathname === '/v1/txs')
+          return answer(submitAllAnswer.status, submitAllAnswer.name)
         answer(404, 'error-404.json')
       })
     })
@@ -391,17 +416,7 @@ describe("the ARC client reads the docs' answers", () => {
   })
 
   it("throws ARC's refusals on submit with their codes, the 463 under HTTP 200 too", async () => {
-    const key = PrivateKey.fromRandom()
-    const parent = new Transaction()
-    parent.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 10_000 })
-    const tx = new Transaction()
-    tx.addInput({
-      sourceTransaction: parent,
-      sourceOutputIndex: 0,
-      unlockingScriptTemplate: new P2PKH().unlock(key),
-    })
-    tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 9_000 })
-    await tx.sign()
+    const tx = await unbroadcastTransaction()
     const codes = [400, 409, 460, 461, 462, 463, 464, 465, 466, 467, 468, 469, 471, 472, 473]
     for (const code of [...codes, 474, 475]) {
       submitAnswer = { name: `error-${code}.json`, status: code }
@@ -416,6 +431,21 @@ describe("the ARC client reads the docs' answers", () => {
     // The docs' success answers are for other transactions than this one.
     submitAnswer = { name: 'post-tx-mined.json', status: 200 }
     expect((await refusal(client().submit(tx.toHex()))).message).toMatch(/cannot be read/)
+  })
+
+  it("reads POST /v1/txs's list entry by entry, and a refusal of the whole call as a refusal", async () => {
+    const hex = (await unbroadcastTransaction()).toHex()
+    // The docs' list answers for another transaction than this one: that entry is refused,
+    // the call is not.
+    const [entry] = await client().submitAll([hex])
+    expect(entry).toBeInstanceOf(ChainSourceError)
+    expect((entry as ChainSourceError).message).toMatch(/about b68b064b/)
+    expect(served.at(-1)).toMatchObject({ method: 'POST', path: '/v1/txs' })
+    // One answer for two transactions: the call cannot be read.
+    expect((await refusal(client().submitAll([hex, hex]))).message).toMatch(/1 answers/)
+    submitAllAnswer = { name: 'error-465.json', status: 465 }
+    expect((await refusal(client().submitAll([hex]))).status).toBe(465)
+    submitAllAnswer = { name: 'post-txs-mined.json', status: 200 }
   })
 
   it('throws on 401 without retrying, with the status', async () => {

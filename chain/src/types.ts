@@ -170,6 +170,16 @@ export type TransactionSource = {
   getTransaction: (txid: string, options?: { urgent?: boolean }) => Promise<TransactionReport>
   /** Hands it a signed transaction (raw hex), which it then follows; its report at once. */
   submit: (txHex: string) => Promise<TransactionReport>
+  /**
+   * Hands it many at once, in as few calls as it takes: each transaction's report, or the
+   * refusal of that one, in the order given. A transaction it has already is answered with its
+   * status now (its block and merkle path once mined), so this is also how many are asked at
+   * once.
+   */
+  submitAll?: (
+    txHexes: readonly string[],
+    options?: { urgent?: boolean },
+  ) => Promise<(TransactionReport | ChainSourceError)[]>
   /** How the source is doing: calls against its limits, recent errors. */
   stats?: () => ChainSourceStats
 }

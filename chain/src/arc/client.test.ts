@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { ChainSourceError } from '../types'
 import type { ArcOptions } from './index'
-import { ARC_TX_STATES, createArcClient } from './index'
+import { ARC_SUBMIT_BATCH_MAX, ARC_TX_STATES, createArcClient } from './index'
 
 /**
  * The ARC client's edges, against a local server that answers what each test scripts: what it
@@ -217,6 +217,47 @@ describe('submitting', () => {
     script = [status({ txid, txStatus: 'SEEN_ON_NETWORK' })]
     await client({ callback }).getTransaction(txid)
     expect(asked[1]!.headers['x-callbackurl']).toBeUndefined()
+  })
+
+  it('hands many over in lists of at most ARC_SUBMIT_BATCH_MAX, each answer read for its own transaction', async () => {
+    const txs = await Promise.all(
+      Array.from({ length: ARC_SUBMIT_BATCH_MAX + 1 }, () => signedTransaction()),
+    )
+    const answerFor = (tx: { txid: string }, i: number) =>
+      i === 1
+        ? { status: 465, title: 'Fee too low', detail: 'fee too low', txid: tx.txid }
+        : status({ txid: tx.txid, txStatus: 'MINED', status: 200, title: 'OK' }).body
+    script = [
+      { status: 200, body: txs.slice(0, ARC_SUBMIT_BATCH_MAX).map(answerFor) },
+      // The schema's shape: the list under `transactions`.
+      { status: 200, body: { transactions: [answerFor(txs.at(-1)!, 0)] } },
+    ]
+    const outcomes = await client({ apiKey: 'k3y' }).submitAll(
+      txs.map((t) => t.hex),
+      { urgent: true },
+    )
+    expect(asked.map((a) => [a.method, a.path])).toEqual([
+      ['POST', '/v1/txs'],
+      ['POST', '/v1/txs'],
+    ])
+    expect(JSON.parse(asked[0]!.body)).toEqual(
+      txs.slice(0, ARC_SUBMIT_BATCH_MAX).map((t) => ({ rawTx: t.hex })),
+    )
+    expect(asked[0]!.headers).toMatchObject({ 'x-waitfor': 'STORED', authorization: 'Bearer k3y' })
+    expect(outcomes).toHaveLength(txs.length)
+    expect(outcomes[0]).toMatchObject({ txid: txs[0]!.txid, state: 'mined' })
+    expect(outcomes[1]).toBeInstanceOf(ChainSourceError)
+    expect((outcomes[1] as ChainSourceError).status).toBe(465)
+    expect(outcomes.at(-1)).toMatchObject({ txid: txs.at(-1)!.txid, state: 'mined' })
+  })
+
+  it('refuses a list whose answers do not match what was sent, for the whole call', async () => {
+    const [a, b] = await Promise.all([signedTransaction(), signedTransaction()])
+    script = [{ status: 200, body: [status({ txid: a.txid }).body] }]
+    expect((await rejection(client().submitAll([a.hex, b.hex]))).message).toMatch(/1 answers/)
+    script = [{ status: 200, body: [status({ txid: b.txid }).body, status({ txid: a.txid }).body] }]
+    const swapped = await client().submitAll([a.hex, b.hex])
+    expect(swapped.every((o) => o instanceof ChainSourceError)).toBe(true)
   })
 
   it('refuses a status about another transaction than the one sent', async () => {

@@ -36,6 +36,11 @@ export { ARC_TX_STATES, stateOfTxStatus } from './report'
  *   must be about the transaction sent. With `callback` set, the POST registers it
  *   (X-CallbackUrl, X-CallbackToken, X-FullStatusUpdates; callback.ts): ARC then posts each of
  *   the transaction's status changes there.
+ * - submitAll: `POST /v1/txs` with a list of `{ rawTx }`, up to ARC_SUBMIT_BATCH_MAX a call,
+ *   the same headers. Each entry of ARC's list is read as `submit` reads its answer: a report,
+ *   or that transaction's refusal. ARC answers a transaction it has already with its status now
+ *   (doc/README.md, "Multiple submissions to the same ARC instance"), with its block and merkle
+ *   path once mined, so the worker asks about many payments in one call this way.
  * - ARC's refusals on submit (doc/errors.md: 460 not extended format, 461 scripts, 462 inputs,
  *   463 malformed, 464 outputs, 465 fee, 467-469 BEEF, 471-475) throw a ChainSourceError whose
  *   `status` is ARC's code (the body's `status`, else the HTTP status; doc/arc.json also prints
@@ -56,7 +61,17 @@ export { ARC_TX_STATES, stateOfTxStatus } from './report'
  * http.ts asks (key, budget, retries, Retry-After); report.ts reads the answers.
  */
 
-export type ArcClient = TransactionSource & { stats: () => ChainSourceStats; baseUrl: string }
+export type ArcClient = TransactionSource &
+  Required<Pick<TransactionSource, 'submitAll'>> & {
+    stats: () => ChainSourceStats
+    baseUrl: string
+  }
+
+/**
+ * Transactions in one `POST /v1/txs`. ARC's docs set no number; its API server limits a
+ * request's body, and a hundred payments (a few hundred bytes each) stay far below it.
+ */
+export const ARC_SUBMIT_BATCH_MAX = 100
 
 const hasTxStatus = (body: unknown) => isObject(body) && typeof body.txStatus === 'string'
 
@@ -93,6 +108,33 @@ export function createArcClient(options: ArcOptions): ArcClient {
     )
   }
 
+  const submitHeaders = {
+    'X-WaitFor': 'STORED',
+    ...(options.callback ? callbackHeaders(options.callback) : {}),
+  }
+
+  /** ARC's answer to a submission of `txid` (alone, or an entry of a list) as its report. */
+  const submitted = (answer: ArcAnswer, txid: string, what: string): TransactionReport => {
+    if (answer.status < 300 && hasTxStatus(answer.body)) return read(answer.body, txid, what)
+    const problem = problemOf(answer.body, answer.status)
+    if (problem.status === 466) {
+      if (hasTxStatus(answer.body)) return read(answer.body, txid, what)
+      if (problem.competingTxs.length > 0)
+        return {
+          ...unknownReport(txid),
+          state: 'double-spend',
+          sourceStatus: '466',
+          competingTxs: problem.competingTxs,
+          extraInfo: problem.extraInfo ?? problem.detail,
+        }
+    }
+    if (problem.status < 400) throw unreadable(what, answer)
+    throw new ChainSourceError(
+      `ARC refused transaction ${txid}: ${describeProblem(problem)}`,
+      problem.status,
+    )
+  }
+
   return {
     name: 'arc',
     baseUrl: http.baseUrl,
@@ -114,33 +156,55 @@ export function createArcClient(options: ArcOptions): ArcClient {
 
     async submit(txHex) {
       const txid = txidOfHex(txHex)
-      const what = `POST /v1/tx (${txid})`
       const answer = await http.request('/v1/tx', {
         method: 'POST',
         body: { rawTx: txHex },
-        headers: {
-          'X-WaitFor': 'STORED',
-          ...(options.callback ? callbackHeaders(options.callback) : {}),
-        },
+        headers: submitHeaders,
       })
-      if (answer.status < 300 && hasTxStatus(answer.body)) return read(answer.body, txid, what)
-      const problem = problemOf(answer.body, answer.status)
-      if (problem.status === 466) {
-        if (hasTxStatus(answer.body)) return read(answer.body, txid, what)
-        if (problem.competingTxs.length > 0)
-          return {
-            ...unknownReport(txid),
-            state: 'double-spend',
-            sourceStatus: '466',
-            competingTxs: problem.competingTxs,
-            extraInfo: problem.extraInfo ?? problem.detail,
+      return submitted(answer, txid, `POST /v1/tx (${txid})`)
+    },
+
+    async submitAll(txHexes, submitOptions) {
+      const txids = txHexes.map(txidOfHex)
+      const outcomes: (TransactionReport | ChainSourceError)[] = []
+      for (let from = 0; from < txHexes.length; from += ARC_SUBMIT_BATCH_MAX) {
+        const hexes = txHexes.slice(from, from + ARC_SUBMIT_BATCH_MAX)
+        const what = `POST /v1/txs (${hexes.length} transactions)`
+        const answer = await http.request('/v1/txs', {
+          method: 'POST',
+          body: hexes.map((rawTx) => ({ rawTx })),
+          headers: submitHeaders,
+          urgent: submitOptions?.urgent,
+        })
+        // doc/arc.json: one entry per transaction in the order sent, each a status or a
+        // refusal; its examples print the list itself, its schema (TransactionResponses) the
+        // list under `transactions`. Anything else is about the whole request.
+        const list = Array.isArray(answer.body)
+          ? (answer.body as unknown[])
+          : isObject(answer.body) && Array.isArray(answer.body.transactions)
+            ? (answer.body.transactions as unknown[])
+            : null
+        if (answer.status >= 300 || list === null) {
+          const problem = problemOf(answer.body, answer.status)
+          if (problem.status < 400) throw unreadable(what, answer)
+          throw new ChainSourceError(
+            `ARC ${what} answered ${describeProblem(problem)}`,
+            problem.status,
+          )
+        }
+        if (list.length !== hexes.length)
+          throw unreadable(`${what} (${list.length} answers)`, answer)
+        for (const [i, body] of list.entries()) {
+          const txid = txids[from + i]!
+          try {
+            outcomes.push(submitted({ status: 200, body }, txid, `${what}, ${txid}`))
+          } catch (error) {
+            if (!(error instanceof ChainSourceError)) throw error
+            outcomes.push(error)
           }
+        }
       }
-      if (problem.status < 400) throw unreadable(what, answer)
-      throw new ChainSourceError(
-        `ARC refused transaction ${txid}: ${describeProblem(problem)}`,
-        problem.status,
-      )
+      return outcomes
     },
 
     stats: () => http.calls.snapshot(http.throttledUntil()),

@@ -8,6 +8,7 @@ import { isProvenAt, paymentsOf, settleOrder } from '../process-order'
 import { ASK_AT_MS, ASKS_AFTER_BLOCKS } from '../watch/followSchedule'
 import { askFullLook } from '../watch/watched'
 import { isFunded } from './watchList'
+import type { Finding } from './judge'
 import { judgeFindings, oneJudgementAtATime } from './judge'
 import type { Disagreement, FollowedPayment, WorkerContext } from './state'
 
@@ -188,18 +189,41 @@ export function askOnCallback(ctx: WorkerContext, txid: string, txStatus: string
 async function askDue(ctx: WorkerContext) {
   const now = ctx.clock()
   const due = [...ctx.follow.payments.values()].filter((f) => f.nextAt <= now)
+  const together: FollowedPayment[] = []
+  const mined: Finding[] = []
   for (const followed of due) {
     if (ctx.run.stopped || ctx.run.standingBy) return
+    noteAsk(ctx, followed)
     try {
-      await ask(ctx, followed)
+      // With the raw transaction in hand (or to be submitted), it goes in the round's one
+      // submission of many; else it is asked about alone.
+      if (ctx.txSource!.submitAll && (followed.hex || !followed.submitted)) {
+        followed.hex ??= await ctx.chain.getTransactionHex(followed.txid)
+        together.push(followed)
+      } else await askAlone(ctx, followed, mined)
     } catch (error) {
-      ctx.logger.warn(
-        { err: error, txid: followed.txid, orderId: followed.orderId },
-        'following a payment on ARC failed; asked again shortly',
-      )
-      followed.nextAt = ctx.clock() + RETRY_MS
+      askAgainSoon(ctx, followed, error)
     }
   }
+  // A lone payment is asked by its txid (or submitted alone): a list is for many at once.
+  const lone = together.length === 1 ? together.pop()! : undefined
+  if (lone)
+    await askAlone(ctx, lone, mined).catch((error: unknown) => askAgainSoon(ctx, lone, error))
+  for (const [followed, outcome] of await submitTogether(ctx, together)) {
+    if (outcome instanceof Error) {
+      askAgainSoon(ctx, followed, outcome)
+      continue
+    }
+    followed.submitted = true
+    await answered(ctx, followed, outcome, mined).catch((error: unknown) =>
+      askAgainSoon(ctx, followed, error),
+    )
+  }
+  // The payments ARC has in a block, judged together (their orders settle in a few writes).
+  if (mined.length > 0 && !ctx.run.stopped)
+    await judgeFindings(ctx, mined).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'judging payments ARC has in a block failed; asked again'),
+    )
   // ARC's figures and the disagreements, for the owner's chain-health card.
   await recordChainHealth({
     payload: ctx.payload,
@@ -210,26 +234,99 @@ async function askDue(ctx: WorkerContext) {
   })
 }
 
-/** One ask of the second source about one payment, and what its answer causes. */
-async function ask(ctx: WorkerContext, followed: FollowedPayment) {
-  const source = ctx.txSource!
+/** One payment asked about by its txid, or submitted alone the first time. */
+async function askAlone(ctx: WorkerContext, followed: FollowedPayment, mined: Finding[]) {
+  const report = followed.submitted
+    ? await ctx.txSource!.getTransaction(followed.txid, { urgent: followed.urgent })
+    : await ctx.txSource!.submit(
+        (followed.hex ??= await ctx.chain.getTransactionHex(followed.txid)),
+      )
+  followed.submitted = true
+  await answered(ctx, followed, report, mined)
+}
+
+/** An ask of a followed payment is made: counted, and its next one planned. */
+function noteAsk(ctx: WorkerContext, followed: FollowedPayment) {
   followed.asks += 1
   followed.tipAtAsk = highestBlock(ctx)
   planNext(followed)
-  let report: TransactionReport
-  if (!followed.submitted) {
-    const hex = followed.hex ?? (await ctx.chain.getTransactionHex(followed.txid))
-    report = await source.submit(hex)
-    followed.submitted = true
-  } else report = await source.getTransaction(followed.txid, { urgent: followed.urgent })
+}
+
+function askAgainSoon(ctx: WorkerContext, followed: FollowedPayment, error: unknown) {
+  ctx.logger.warn(
+    { err: error, txid: followed.txid, orderId: followed.orderId },
+    'following a payment on ARC failed; asked again shortly',
+  )
+  followed.nextAt = ctx.clock() + RETRY_MS
+}
+
+/**
+ * Followed payments handed to ARC together (`POST /v1/txs`, a hundred a call): the first
+ * submission of some, the status now of the others, each answered on its own. A call that
+ * fails fails each of its payments, asked again shortly.
+ */
+async function submitTogether(
+  ctx: WorkerContext,
+  together: readonly FollowedPayment[],
+): Promise<[FollowedPayment, TransactionReport | Error][]> {
+  if (together.length === 0) return []
+  try {
+    const outcomes = await ctx.txSource!.submitAll!(
+      together.map((f) => f.hex!),
+      { urgent: together.some((f) => f.urgent) },
+    )
+    return together.map((f, i) => [f, outcomes[i]!])
+  } catch (error) {
+    return together.map((f) => [f, error as Error])
+  }
+}
+
+/**
+ * ARC asked about the payments of a group's findings that a block confirms and whose proof
+ * waits for ARC's path, all in one submission (a rush's block confirms hundreds): each ask is
+ * one of its follower's (countFollowAsk), and the answers are kept where the proofs read them
+ * (proofs.ts). Payments without their raw transaction in hand are left to the proof's own ask.
+ */
+export async function askArcBeforeProofs(ctx: WorkerContext, findings: readonly Finding[]) {
+  if (!ctx.txSource?.submitAll) return
+  const waiting: FollowedPayment[] = []
+  for (const finding of findings)
+    for (const { txid, height } of finding.transactions) {
+      const followed = ctx.follow.payments.get(txid)
+      if (!height || !followed?.hex || waiting.includes(followed)) continue
+      if (ctx.follow.reports.get(txid)?.state === 'mined') continue
+      waiting.push(followed)
+    }
+  // One payment's proof asks ARC by its txid itself.
+  if (waiting.length < 2) return
+  const asked = waiting.filter((f) => countFollowAsk(ctx, f.txid))
+  for (const [followed, outcome] of await submitTogether(ctx, asked)) {
+    if (outcome instanceof Error) {
+      ctx.logger.debug({ err: outcome, txid: followed.txid }, 'ARC gave no report for a proof')
+      continue
+    }
+    ctx.follow.lastAnswerAt = new Date(ctx.clock())
+    ctx.follow.reports.set(followed.txid, outcome)
+  }
+}
+
+/** What ARC's answer about a followed payment causes; a payment in a block joins `mined`. */
+async function answered(
+  ctx: WorkerContext,
+  followed: FollowedPayment,
+  report: TransactionReport,
+  mined: Finding[],
+) {
   followed.urgent = false
   ctx.follow.lastAnswerAt = new Date(ctx.clock())
   ctx.follow.reports.set(followed.txid, report)
   await noteStatus(ctx, followed, report)
   if (report.state === 'double-spend' || report.state === 'rejected')
     await doubt(ctx, followed, reasonOf(report))
-  else if (report.state === 'mined' && report.blockHeight !== null)
-    await judgeMined(ctx, followed, report.blockHeight)
+  else if (report.state === 'mined' && report.blockHeight !== null) {
+    const finding = minedFinding(ctx, followed, report.blockHeight)
+    if (finding) mined.push(finding)
+  }
 }
 
 const reasonOf = (report: TransactionReport) =>
@@ -334,18 +431,20 @@ export async function doubt(ctx: WorkerContext, followed: FollowedPayment, reaso
 }
 
 /** ARC has it mined: the order is judged with its block, proven by ARC's merkle path. */
-async function judgeMined(ctx: WorkerContext, followed: FollowedPayment, height: number) {
+function minedFinding(
+  ctx: WorkerContext,
+  followed: FollowedPayment,
+  height: number,
+): Finding | null {
   const w = ctx.watch.get(followed.orderId)
-  if (!w) return
-  await judgeFindings(ctx, [
-    {
-      w,
-      batch: { scope: 'unconfirmed', orders: [w] },
-      transactions: [{ txid: followed.txid, height }],
-      startedAt: ctx.clock(),
-      knownHex: followed.hex ? new Map([[followed.txid, followed.hex]]) : undefined,
-    },
-  ])
+  if (!w) return null
+  return {
+    w,
+    batch: { scope: 'unconfirmed', orders: [w] },
+    transactions: [{ txid: followed.txid, height }],
+    startedAt: ctx.clock(),
+    knownHex: followed.hex ? new Map([[followed.txid, followed.hex]]) : undefined,
+  }
 }
 
 /**

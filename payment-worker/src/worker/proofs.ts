@@ -37,13 +37,44 @@ export function keepPushedHeader(ctx: WorkerContext, header: BlockHeader) {
 
 type Path = { source: string; merklePath: string; blockHash: string; blockHeight: number }
 
+/**
+ * WhatsOnChain's header at a height is asked once for all the proofs of its block while the
+ * tip stays where it was (up to this long): a rush's payments mined in one block asked for the
+ * same header once each, a call per order at WhatsOnChain's 3 a second. A new tip asks again,
+ * so a block replaced at that height is not proven against, and so does a proof the header
+ * fails.
+ */
+const WOC_HEADER_REUSE_MS = 30_000
+
+function wocHeaderAt(ctx: WorkerContext, height: number): Promise<BlockHeader | null> {
+  const { wocHeaders } = ctx.proofs
+  const tip = Math.max(ctx.tip.height, ctx.proofs.highestHeader)
+  const now = ctx.clock()
+  const kept = wocHeaders.get(height)
+  if (kept && kept.tip === tip && now - kept.at < WOC_HEADER_REUSE_MS) return kept.header
+  for (const [h, entry] of wocHeaders) if (entry.tip !== tip) wocHeaders.delete(h)
+  const header = Promise.resolve(ctx.chain.getBlockHeader?.(height) ?? null)
+  const entry = { tip, at: now, header }
+  wocHeaders.set(height, entry)
+  // A failed ask or no header yet is not kept: the next proof asks again.
+  header.then(
+    (found) => {
+      if (!found && wocHeaders.get(height) === entry) wocHeaders.delete(height)
+    },
+    () => {
+      if (wocHeaders.get(height) === entry) wocHeaders.delete(height)
+    },
+  )
+  return header
+}
+
 /** The header of the block at `height`: WhatsOnChain's, else the push stream's. */
 async function headerAt(
   ctx: WorkerContext,
   height: number,
 ): Promise<{ header: BlockHeader; source: string } | null> {
   try {
-    const header = await ctx.chain.getBlockHeader?.(height)
+    const header = await wocHeaderAt(ctx, height)
     if (header) return { header, source: 'WhatsOnChain' }
   } catch (error) {
     ctx.logger.debug({ err: error, height }, 'no header from WhatsOnChain; the stream may have it')
@@ -127,6 +158,8 @@ export async function proveTransaction(
       headerSource: found.source,
     })
     if (!check.ok) {
+      // The header is asked again for the next proof: the fault may be the header's.
+      ctx.proofs.wocHeaders.delete(path.blockHeight)
       problems.push(`${check.problem} (path from ${path.source})`)
       continue
     }
@@ -134,6 +167,7 @@ export async function proveTransaction(
     const mainnet =
       ctx.settings.chainSource === 'whatsonchain' && ctx.settings.bsvNetwork === 'main'
     if (mainnet && (target === null || target > LOWEST_WORK_TARGET)) {
+      ctx.proofs.wocHeaders.delete(path.blockHeight)
       problems.push(
         `The header ${found.source} gave for block ${check.blockHeight} claims less work than any mainnet block (bits ${found.header.bits.toString(16)}).`,
       )

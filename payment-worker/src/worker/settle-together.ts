@@ -4,6 +4,7 @@ import { inOneTransaction, settlesInGroups, slugs } from '@shop/cms/engine'
 import { transactionsToFetch } from '../process-order'
 import type { Finding } from './judge'
 import { afterSettled, askChainFirstFor, judgedWithoutDatabase, recordAndSettle } from './judge'
+import { askArcBeforeProofs } from './follow'
 import { askJobs } from './jobs'
 import type { WorkerContext } from './state'
 import { LeaseLostError } from './state'
@@ -75,6 +76,11 @@ async function withChainAnswers(
   payments: ReadonlyMap<string, Payment[]>,
 ): Promise<Finding[]> {
   const ready: Finding[] = []
+  // ARC's paths for the payments a block confirms, asked together, before the proofs read them.
+  await askArcBeforeProofs(
+    ctx,
+    group.map((g) => g.finding),
+  )
   // One after the other, as a look's calls go: the client spaces them within its budget.
   for (const { finding } of group) {
     try {

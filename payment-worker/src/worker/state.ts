@@ -215,7 +215,12 @@ export type WorkerContext = WorkerDeps & {
     callbacksPrunedAt: number
   }
   /** Block headers the push stream carried, by height (proofs.ts). */
-  proofs: { headers: Map<number, BlockHeader>; highestHeader: number }
+  proofs: {
+    headers: Map<number, BlockHeader>
+    highestHeader: number
+    /** WhatsOnChain's headers by height, asked once for every proof of the block (proofs.ts). */
+    wocHeaders: Map<number, { tip: number; at: number; header: Promise<BlockHeader | null> }>
+  }
   /** Judges pushed payments beside the loop (push.ts). */
   askPushWork: () => void
   /** A pass now, not after the pass's sleep or the wait between passes (run.ts). */
@@ -287,7 +292,7 @@ export function createContext(
       lastAnswerAt: null,
       callbacksPrunedAt: Number.NEGATIVE_INFINITY,
     },
-    proofs: { headers: new Map(), highestHeader: -1 },
+    proofs: { headers: new Map(), highestHeader: -1, wocHeaders: new Map() },
     jobs: { next: [], mailBacklog: false },
     run: {
       passes: 0,

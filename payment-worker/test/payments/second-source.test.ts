@@ -292,6 +292,33 @@ describe('PAID on a proof the shop verifies', () => {
   })
 })
 
+describe('a block that confirms many payments at once', () => {
+  it('is proven with one header from WhatsOnChain and ARC asked in lists, not once a payment', async () => {
+    streamOff()
+    const PAYMENTS = 12
+    const orders: string[] = []
+    for (let i = 0; i < PAYMENTS; i++) orders.push(await createOrder(h.shop, pdfId))
+    for (const orderId of orders) await payInTestMode(h.shop, orderId)
+    for (const orderId of orders) await waitForStatus(h.shop.payload, orderId, 'PAYMENT_DETECTED')
+    const since = Date.now()
+    const height = h.simulator.state.mine(1)
+    for (const orderId of orders) await waitForStatus(h.shop.payload, orderId, 'PAID', 20_000)
+    const headerAsks = h.simulator
+      .requests()
+      .filter((r) => r.at >= since && r.path === `/block/height/${height}`)
+    const arcAsks = h.simulator.arcRequestRecords().filter((r) => r.at >= since)
+    // Before, each payment's proof asked for the header and ARC's word itself: 12 calls each.
+    expect(headerAsks.length).toBe(1)
+    expect(arcAsks.length).toBeLessThanOrEqual(PAYMENTS / 3)
+    expect(arcAsks.some((r) => r.method === 'POST' && r.path === '/v1/txs')).toBe(true)
+    // Every payment's proof rests on ARC's path and WhatsOnChain's header.
+    for (const orderId of orders) {
+      const [payment] = await paymentsOf(h.shop.payload, orderId)
+      expect(payment?.proofSources).toMatch(/path from ARC; header from WhatsOnChain/)
+    }
+  })
+})
+
 describe('a payment in doubt before its deadline', () => {
   /**
    * A detected payment, double-spent while WhatsOnChain is down (no look can race the doubt):
