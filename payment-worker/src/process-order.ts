@@ -288,12 +288,14 @@ export async function askChainFirst({
   const known = new Set(payments.map((p) => p.txid))
   const proofs = new Map<string, ProofVerdict>()
   for (const { txid, height } of transactions) {
-    if (height === null) continue
+    // A new payment's raw transaction, in the mempool too: recording it must not wait for
+    // the chain inside its transaction, which holds the database's writer (SQLite's one).
     if (!known.has(txid)) {
       const hex = await answers.getTransactionHex(txid)
       if (outputsPaying(hex, order.paymentAddress).length === 0) continue
-      await answers.getBlockTime(height)
+      if (height !== null) await answers.getBlockTime(height)
     }
+    if (height === null) continue
     const recorded = payments.find((p) => p.txid === txid)
     if (recorded && isProvenAt(recorded, height)) continue
     const verdict = prove ? await prove(txid) : null
