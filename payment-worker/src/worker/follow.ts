@@ -289,17 +289,16 @@ async function submitTogether(
  */
 export async function askArcBeforeProofs(ctx: WorkerContext, findings: readonly Finding[]) {
   if (!ctx.txSource?.submitAll) return
-  const waiting: FollowedPayment[] = []
+  const waiting = new Set<FollowedPayment>()
   for (const finding of findings)
     for (const { txid, height } of finding.transactions) {
       const followed = ctx.follow.payments.get(txid)
-      if (!height || !followed?.hex || waiting.includes(followed)) continue
-      if (ctx.follow.reports.get(txid)?.state === 'mined') continue
-      waiting.push(followed)
+      if (!height || !followed?.hex || ctx.follow.reports.get(txid)?.state === 'mined') continue
+      waiting.add(followed)
     }
   // One payment's proof asks ARC by its txid itself.
-  if (waiting.length < 2) return
-  const asked = waiting.filter((f) => countFollowAsk(ctx, f.txid))
+  if (waiting.size < 2) return
+  const asked = [...waiting].filter((f) => countFollowAsk(ctx, f.txid))
   for (const [followed, outcome] of await submitTogether(ctx, asked)) {
     if (outcome instanceof Error) {
       ctx.logger.debug({ err: outcome, txid: followed.txid }, 'ARC gave no report for a proof')
