@@ -293,3 +293,59 @@ export async function payThenLoseUntilInvalid(
   )
   return txid
 }
+
+/** The adapter's calls that write. */
+const WRITES = [
+  'create',
+  'createGlobal',
+  'createVersion',
+  'deleteMany',
+  'deleteOne',
+  'deleteVersions',
+  'updateGlobal',
+  'updateJobs',
+  'updateMany',
+  'updateOne',
+  'updateVersion',
+  'upsert',
+] as const
+
+/**
+ * Counts the write transactions the shop commits from now, on either engine: each transaction
+ * begun, and each write made outside one (a commit of its own); with `writing`, only those that
+ * write that field. `stop()` puts the adapter back and answers the count.
+ */
+export function countCommits(payload: Payload, { writing }: { writing?: string } = {}) {
+  const db = payload.db as unknown as Record<string, (...args: unknown[]) => unknown>
+  let own = 0
+  let begun = 0
+  // The transactions a counted write went in (by their id).
+  const transactions = new Set<unknown>()
+  const originals = new Map<string, (...args: unknown[]) => unknown>()
+  const wrap = (name: string, seen: (options: WriteOptions | undefined) => void) => {
+    const original = db[name]
+    if (typeof original !== 'function') return
+    originals.set(name, original)
+    db[name] = function (this: unknown, ...args: unknown[]) {
+      const result = original.apply(this, args)
+      seen(args[0] as WriteOptions | undefined)
+      return result
+    }
+  }
+  wrap('beginTransaction', () => (begun += 1))
+  for (const name of WRITES)
+    wrap(name, (options) => {
+      if (writing && options?.data?.[writing] === undefined) return
+      const id = options?.req?.transactionID
+      if (id) transactions.add(id)
+      else own += 1
+    })
+  return {
+    stop: () => {
+      for (const [name, original] of originals) db[name] = original
+      return own + (writing ? transactions.size : begun)
+    },
+  }
+}
+
+type WriteOptions = { data?: Record<string, unknown>; req?: { transactionID?: unknown } }
