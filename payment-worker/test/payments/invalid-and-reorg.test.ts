@@ -140,11 +140,15 @@ describe('a reorg', () => {
     await waitForStatus(h.shop.payload, orderId, 'PROCESSING_DELIVERY')
     await simulator('reorg', { blocks: 1 })
     await simulator('double-spend', { txid })
-    const flagged = await waitFor(async () => {
-      const order = await getOrder(h.shop.payload, orderId)
-      return order.flags?.paidInvalid ? order : null
+    // The competing spend puts the payment in doubt at once (paidInvalid already) and the
+    // chain's evidence then makes it invalid: waited for both.
+    const invalidated = await waitFor(async () => {
+      const [payment] = await paymentsOf(orderId)
+      return payment?.invalidatedAt ? payment : null
     })
+    expect(invalidated.invalidatedAt).toEqual(expect.any(String))
+    const flagged = await getOrder(h.shop.payload, orderId)
+    expect(flagged.flags?.paidInvalid).toBe(true)
     expect(flagged.status).toBe('PROCESSING_DELIVERY')
-    expect((await paymentsOf(orderId))[0]?.invalidatedAt).toEqual(expect.any(String))
   })
 })
