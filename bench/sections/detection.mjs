@@ -62,37 +62,15 @@ export async function benchDetection({ engine = 'sqlite' } = {}) {
     }
   }
   resultsOn(engine).detection = rows
-  resultsOn(engine).doubleSpend = await doubleSpendCases(engine)
+  resultsOn(engine).doubleSpend = await doubleSpendTrials(phaseOn(engine, 'double-spend'))
   await removeWatchedOrders()
-}
-
-/**
- * How a double-spend is seen: its competitor carried by the push stream (its inputs are the
- * payment's), kept off the stream (ARC's report, brought forward by its callback), and kept off
- * the stream with WhatsOnChain's API down.
- */
-const DOUBLE_SPEND_CASES = [
-  { key: 'stream', name: 'competitor on the push stream', relayed: true },
-  { key: 'arc', name: 'competitor off the stream (ARC)', relayed: false },
-  { key: 'woc-down', name: 'off the stream, WhatsOnChain down', relayed: false, outage: true },
-]
-
-/** Every case of DOUBLE_SPEND_CASES, by its key. */
-async function doubleSpendCases(engine) {
-  const cases = {}
-  for (const c of DOUBLE_SPEND_CASES)
-    cases[c.key] = {
-      label: c.name,
-      ...(await doubleSpendTrials(phaseOn(engine, `double-spend, ${c.name}`), c)),
-    }
-  return cases
 }
 
 /**
  * Three payments from the test wallet, each detected and followed on ARC, then double-spent:
  * each timed from the conflicting spend to its order leaving PAYMENT_DETECTED.
  */
-async function doubleSpendTrials(name, { relayed, outage = false }) {
+async function doubleSpendTrials(name) {
   const products = await getJson(`${base}/api/products`)
   const pdf = products.find((p) => p.type === 'PDF')
   const trials = []
@@ -107,19 +85,14 @@ async function doubleSpendTrials(name, { relayed, outage = false }) {
     })
     // Followed on ARC meanwhile (submitted at once, asked on its schedule).
     await sleep(3000)
-    if (outage) await postJson(`${simBase}/simulator/outage`, { on: true })
-    try {
-      await postJson(`${simBase}/simulator/double-spend`, { txid, relayed })
-      const spentAt = Date.now()
-      await waitUntil(async () => (await paymentStatus(orderId)) !== 'PAYMENT_DETECTED', {
-        timeoutMs: 120_000,
-        everyMs: 20,
-        what: 'the double-spent order to leave PAYMENT_DETECTED',
-      })
-      trials.push(Date.now() - spentAt)
-    } finally {
-      if (outage) await postJson(`${simBase}/simulator/outage`, { on: false })
-    }
+    await postJson(`${simBase}/simulator/double-spend`, { txid })
+    const spentAt = Date.now()
+    await waitUntil(async () => (await paymentStatus(orderId)) !== 'PAYMENT_DETECTED', {
+      timeoutMs: 120_000,
+      everyMs: 20,
+      what: 'the double-spent order to leave PAYMENT_DETECTED',
+    })
+    trials.push(Date.now() - spentAt)
   }
   log(`${name}: ${trials.join(', ')} ms`)
   return {

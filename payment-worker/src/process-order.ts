@@ -81,8 +81,6 @@ export type ProofVerdict =
       merkleRoot: string
       merklePath: string
       sources: string
-      /** ARC's status when the path is ARC's (kept on the payment with the proof). */
-      arcStatus?: string
     }
   | { ok: false; blockHeight: number; problem: string }
 
@@ -389,9 +387,6 @@ function proofFieldsOf(
       proofMerklePath: verdict.merklePath,
       proofSources: verdict.sources,
       proofProblem: null,
-      ...(verdict.arcStatus
-        ? { arcStatus: verdict.arcStatus, arcCheckedAt: recording.checkStartedAt.toISOString() }
-        : {}),
     }
   if (verdict && !verdict.ok && verdict.problem !== known?.proofProblem)
     return { proofProblem: verdict.problem }

@@ -190,7 +190,7 @@ async function askDue(ctx: WorkerContext) {
   const now = ctx.clock()
   const due = [...ctx.follow.payments.values()].filter((f) => f.nextAt <= now)
   const together: FollowedPayment[] = []
-  const round: Round = { mined: [], statuses: new Map() }
+  const mined: Finding[] = []
   for (const followed of due) {
     if (ctx.run.stopped || ctx.run.standingBy) return
     noteAsk(ctx, followed)
@@ -200,7 +200,7 @@ async function askDue(ctx: WorkerContext) {
       if (ctx.txSource!.submitAll && (followed.hex || !followed.submitted)) {
         followed.hex ??= await ctx.chain.getTransactionHex(followed.txid)
         together.push(followed)
-      } else await askAlone(ctx, followed, round)
+      } else await askAlone(ctx, followed, mined)
     } catch (error) {
       askAgainSoon(ctx, followed, error)
     }
@@ -208,24 +208,17 @@ async function askDue(ctx: WorkerContext) {
   // A lone payment is asked by its txid (or submitted alone): a list is for many at once.
   const lone = together.length === 1 ? together.pop()! : undefined
   if (lone)
-    await askAlone(ctx, lone, round).catch((error: unknown) => askAgainSoon(ctx, lone, error))
+    await askAlone(ctx, lone, mined).catch((error: unknown) => askAgainSoon(ctx, lone, error))
   for (const [followed, outcome] of await submitTogether(ctx, together)) {
     if (outcome instanceof Error) {
       askAgainSoon(ctx, followed, outcome)
       continue
     }
     followed.submitted = true
-    await answered(ctx, followed, outcome, round).catch((error: unknown) =>
+    await answered(ctx, followed, outcome, mined).catch((error: unknown) =>
       askAgainSoon(ctx, followed, error),
     )
   }
-  await noteStatuses(ctx, round.statuses).catch((error: unknown) =>
-    ctx.logger.warn(
-      { err: error },
-      "could not keep ARC's statuses on their payments; they are kept after the next ask",
-    ),
-  )
-  const { mined } = round
   // The payments ARC has in a block, judged together (their orders settle in a few writes).
   if (mined.length > 0 && !ctx.run.stopped)
     await judgeFindings(ctx, mined).catch((error: unknown) =>
@@ -241,24 +234,15 @@ async function askDue(ctx: WorkerContext) {
   })
 }
 
-/**
- * What one round of asks found: the payments ARC has in a block (judged together), and the
- * statuses that changed (kept on their payments in one write).
- */
-interface Round {
-  mined: Finding[]
-  statuses: Map<FollowedPayment, string>
-}
-
 /** One payment asked about by its txid, or submitted alone the first time. */
-async function askAlone(ctx: WorkerContext, followed: FollowedPayment, round: Round) {
+async function askAlone(ctx: WorkerContext, followed: FollowedPayment, mined: Finding[]) {
   const report = followed.submitted
     ? await ctx.txSource!.getTransaction(followed.txid, { urgent: followed.urgent })
     : await ctx.txSource!.submit(
         (followed.hex ??= await ctx.chain.getTransactionHex(followed.txid)),
       )
   followed.submitted = true
-  await answered(ctx, followed, report, round)
+  await answered(ctx, followed, report, mined)
 }
 
 /** An ask of a followed payment is made: counted, and its next one planned. */
@@ -325,18 +309,17 @@ export async function askArcBeforeProofs(ctx: WorkerContext, findings: readonly 
   }
 }
 
-/** What ARC's answer about a followed payment causes; a payment in a block joins the round's. */
+/** What ARC's answer about a followed payment causes; a payment in a block joins `mined`. */
 async function answered(
   ctx: WorkerContext,
   followed: FollowedPayment,
   report: TransactionReport,
-  { mined, statuses }: Round,
+  mined: Finding[],
 ) {
   followed.urgent = false
   ctx.follow.lastAnswerAt = new Date(ctx.clock())
   ctx.follow.reports.set(followed.txid, report)
-  const status = report.sourceStatus ?? report.state
-  if (status !== followed.recordedStatus) statuses.set(followed, status)
+  await noteStatus(ctx, followed, report)
   if (report.state === 'double-spend' || report.state === 'rejected')
     await doubt(ctx, followed, reasonOf(report))
   else if (report.state === 'mined' && report.blockHeight !== null) {
@@ -352,43 +335,27 @@ const reasonOf = (report: TransactionReport) =>
         report.competingTxs.length > 0 ? ` by ${report.competingTxs.join(', ')}` : ''
       }.`
 
-/**
- * The second source's word, kept on the payments of each transaction whose status changed
- * (shown on the order page): one read and one transaction for the round, so a rush's hundreds of
- * answers cost one commit, not one each. A payment not committed yet (followed from inside its
- * recording) keeps its status for the next ask.
- */
-async function noteStatuses(ctx: WorkerContext, statuses: ReadonlyMap<FollowedPayment, string>) {
-  if (statuses.size === 0) return
-  const byTxid = new Map(
-    [...statuses].map(([followed, status]) => [followed.txid, { followed, status }]),
+/** The second source's word, kept on the payment when it changed (shown on the order page). */
+async function noteStatus(
+  ctx: WorkerContext,
+  followed: FollowedPayment,
+  report: TransactionReport,
+) {
+  const status = report.sourceStatus ?? report.state
+  if (status === followed.recordedStatus) return
+  // The payment may not be committed yet (followed from inside its recording): kept for the
+  // next ask then.
+  const ofTx = (await paymentsOf(ctx.payload, followed.orderId)).filter(
+    (p) => p.txid === followed.txid,
   )
-  const kept = await inOneTransaction(ctx.payload, async (req) => {
-    const { docs } = await ctx.payload.find({
-      req,
+  for (const payment of ofTx)
+    await ctx.payload.db.updateOne({
       collection: slugs.payments,
-      where: { txid: { in: [...byTxid.keys()] } },
-      depth: 0,
-      limit: 0,
-      pagination: false,
+      id: payment.id,
+      data: { arcStatus: status, arcCheckedAt: new Date(ctx.clock()).toISOString() },
+      returning: false,
     })
-    const at = new Date(ctx.clock()).toISOString()
-    const noted = new Set<FollowedPayment>()
-    for (const payment of docs as Payment[]) {
-      const note = byTxid.get(payment.txid)
-      if (!note) continue
-      await ctx.payload.db.updateOne({
-        collection: slugs.payments,
-        id: payment.id,
-        data: { arcStatus: note.status, arcCheckedAt: at },
-        req,
-        returning: false,
-      })
-      noted.add(note.followed)
-    }
-    return noted
-  })
-  for (const followed of kept) followed.recordedStatus = statuses.get(followed)!
+  if (ofTx.length > 0) followed.recordedStatus = status
 }
 
 /**

@@ -38,30 +38,23 @@ export function keepPushedHeader(ctx: WorkerContext, header: BlockHeader) {
 type Path = { source: string; merklePath: string; blockHash: string; blockHeight: number }
 
 /**
- * WhatsOnChain's header at a height is asked once for all the proofs of its block (kept up to
- * this long): a rush's payments mined in one block asked for the same header once each, a call
- * per order at WhatsOnChain's 3 a second. A kept header serves only a proof whose source names
- * the block it is (its hash): a block replaced at that height is asked for again, not proven
- * against, and so is one a proof failed against.
+ * WhatsOnChain's header at a height is asked once for all the proofs of its block while the
+ * tip stays where it was (up to this long): a rush's payments mined in one block asked for the
+ * same header once each, a call per order at WhatsOnChain's 3 a second. A new tip asks again,
+ * so a block replaced at that height is not proven against, and so does a proof the header
+ * fails.
  */
 const WOC_HEADER_REUSE_MS = 30_000
 
-async function wocHeaderAt(
-  ctx: WorkerContext,
-  height: number,
-  namedHash: string,
-): Promise<BlockHeader | null> {
+function wocHeaderAt(ctx: WorkerContext, height: number): Promise<BlockHeader | null> {
   const { wocHeaders } = ctx.proofs
+  const tip = Math.max(ctx.tip.height, ctx.proofs.highestHeader)
   const now = ctx.clock()
-  for (const [h, entry] of wocHeaders)
-    if (now - entry.at >= WOC_HEADER_REUSE_MS) wocHeaders.delete(h)
   const kept = wocHeaders.get(height)
-  if (kept) {
-    const header = await kept.header.catch(() => null)
-    if (header?.hash.toLowerCase() === namedHash.toLowerCase()) return header
-  }
+  if (kept && kept.tip === tip && now - kept.at < WOC_HEADER_REUSE_MS) return kept.header
+  for (const [h, entry] of wocHeaders) if (entry.tip !== tip) wocHeaders.delete(h)
   const header = Promise.resolve(ctx.chain.getBlockHeader?.(height) ?? null)
-  const entry = { at: now, header }
+  const entry = { tip, at: now, header }
   wocHeaders.set(height, entry)
   // A failed ask or no header yet is not kept: the next proof asks again.
   header.then(
@@ -75,14 +68,13 @@ async function wocHeaderAt(
   return header
 }
 
-/** The header of the block at `height` (named `namedHash` by the path's source): WhatsOnChain's, else the push stream's. */
+/** The header of the block at `height`: WhatsOnChain's, else the push stream's. */
 async function headerAt(
   ctx: WorkerContext,
   height: number,
-  namedHash: string,
 ): Promise<{ header: BlockHeader; source: string } | null> {
   try {
-    const header = await wocHeaderAt(ctx, height, namedHash)
+    const header = await wocHeaderAt(ctx, height)
     if (header) return { header, source: 'WhatsOnChain' }
   } catch (error) {
     ctx.logger.debug({ err: error, height }, 'no header from WhatsOnChain; the stream may have it')
@@ -156,7 +148,7 @@ export async function proveTransaction(
           .map((n) => `${n.source}: ${n.blockHash}`)
           .join(', ')}).`,
       }
-    const found = await headerAt(ctx, path.blockHeight, path.blockHash)
+    const found = await headerAt(ctx, path.blockHeight)
     if (!found) return null
     const check = await verifyMerkleProof({
       txid,
@@ -183,7 +175,6 @@ export async function proveTransaction(
     }
     return {
       ok: true,
-      ...(path.source === 'ARC' ? { arcStatus: arc?.sourceStatus ?? 'MINED' } : {}),
       blockHeight: check.blockHeight,
       blockHash: check.blockHash,
       merkleRoot: check.merkleRoot,

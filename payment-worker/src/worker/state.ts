@@ -219,7 +219,7 @@ export type WorkerContext = WorkerDeps & {
     headers: Map<number, BlockHeader>
     highestHeader: number
     /** WhatsOnChain's headers by height, asked once for every proof of the block (proofs.ts). */
-    wocHeaders: Map<number, { at: number; header: Promise<BlockHeader | null> }>
+    wocHeaders: Map<number, { tip: number; at: number; header: Promise<BlockHeader | null> }>
   }
   /** Judges pushed payments beside the loop (push.ts). */
   askPushWork: () => void
